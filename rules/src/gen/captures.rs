@@ -1,0 +1,391 @@
+//! Jump captures: short and flying pieces, deferred and immediate removal, the three
+//! mid-capture promotion behaviours, the landing rule for flying kings and capture precedence
+//! (`diagonal.md` §1.1–§1.4).
+//!
+//! The search is a depth-first walk per piece. Complete sequences are scored with the
+//! variant's precedence key; only those with the best key survive, and sequences with the same
+//! (from, to, captured set, resulting kind) collapse into one move. With `ROUTES` the routes of
+//! each move are kept as well (for notation); without it the search allocates nothing.
+
+use crate::bits::Bits;
+use crate::board::{Board, Dir};
+use crate::moves::{Jump, Move, Route};
+use crate::position::{Color, Kind, Position};
+use crate::rules::{Landing, MidCapturePromotion, Precedence, Reach, Removal, Rules};
+
+/// Why move generation stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenError {
+    /// The capture search visited more than the allowed number of nodes.
+    CaptureLimit { limit: u32 },
+}
+
+impl std::fmt::Display for GenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GenError::CaptureLimit { limit } => write!(
+                f,
+                "the capture sequences of this position exceed the enumeration bound \
+                 ({limit} search steps)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GenError {}
+
+/// Search state shared by every piece of the side to move.
+pub(crate) struct Search<'a, const ROUTES: bool> {
+    board: &'a Board,
+    rules: &'a Rules,
+    color: usize,
+    promo: Bits,
+    enemy: Bits,
+    enemy_kings: Bits,
+    /// Every piece on the board except the one capturing.
+    occupied: Bits,
+    from: u8,
+    start: Kind,
+    best: u64,
+    steps: u32,
+    limit: u32,
+    pub(crate) out: &'a mut Vec<Move>,
+    pub(crate) routes: Vec<Vec<Route>>,
+    jumps: Vec<Jump>,
+}
+
+impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
+    pub(crate) fn new(
+        board: &'a Board,
+        rules: &'a Rules,
+        promo: Bits,
+        pos: &Position,
+        limit: u32,
+        out: &'a mut Vec<Move>,
+    ) -> Self {
+        let me = pos.side();
+        let them = me.opponent();
+        Search {
+            board,
+            rules,
+            color: me as usize,
+            promo,
+            enemy: pos.side_pieces(them),
+            enemy_kings: pos.pieces(them, Kind::King),
+            occupied: pos.occupied(),
+            from: 0,
+            start: Kind::Man,
+            best: 0,
+            steps: 0,
+            limit,
+            out,
+            routes: Vec::new(),
+            jumps: Vec::new(),
+        }
+    }
+
+    /// Generates the captures of every piece of the side to move.
+    pub(crate) fn run(&mut self, pos: &Position) -> Result<(), GenError> {
+        let me: Color = pos.side();
+        let all = self.occupied;
+        for kind in Kind::ALL {
+            if self.rules.piece(kind).captures[self.color].is_empty() {
+                continue;
+            }
+            for from in pos.pieces(me, kind).iter() {
+                self.from = from as u8;
+                self.start = kind;
+                let mut occ = all;
+                occ.remove(from);
+                self.occupied = occ;
+                self.search(from, kind, Bits::EMPTY, 0, 0, 0, 0, None);
+                if self.steps > self.limit {
+                    return Err(GenError::CaptureLimit { limit: self.limit });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the piece on `cell` blocks a line, given the pieces captured so far.
+    #[inline(always)]
+    fn blocked(&self, cell: usize, captured: Bits) -> bool {
+        self.occupied.contains(cell)
+            && !(self.rules.removal == Removal::Immediate && captured.contains(cell))
+    }
+
+    #[inline(always)]
+    fn capturable(&self, cell: usize, kind: Kind, captured: Bits) -> bool {
+        self.enemy.contains(cell)
+            && !captured.contains(cell)
+            && (self.rules.piece(kind).captures_kings || !self.enemy_kings.contains(cell))
+    }
+
+    /// Finds the piece a capture in direction `d` from `cur` would take, and the range of
+    /// landing cells behind it: `(victim, ray, start, end)` with landings `ray[start..end]`.
+    #[inline(always)]
+    fn target(
+        &self,
+        cur: usize,
+        kind: Kind,
+        d: Dir,
+        captured: Bits,
+    ) -> Option<(usize, &'a [u8], usize, usize)> {
+        let board: &'a Board = self.board;
+        let ray = board.ray(cur, d);
+        let pr = self.rules.piece(kind);
+        let (vi, landing) = match pr.reach {
+            Reach::Short => {
+                if ray.len() < 2 {
+                    return None;
+                }
+                (0, Landing::Behind)
+            }
+            Reach::Flying(landing) => {
+                let mut i = 0;
+                while i < ray.len() && !self.blocked(ray[i] as usize, captured) {
+                    i += 1;
+                }
+                if i + 1 >= ray.len() {
+                    return None;
+                }
+                (i, landing)
+            }
+        };
+        let victim = ray[vi] as usize;
+        if !self.capturable(victim, kind, captured) {
+            return None;
+        }
+        let start = vi + 1;
+        let mut end = start;
+        while end < ray.len() && !self.blocked(ray[end] as usize, captured) {
+            end += 1;
+            if landing == Landing::Behind {
+                break;
+            }
+        }
+        if end == start {
+            return None;
+        }
+        Some((victim, ray, start, end))
+    }
+
+    /// The kind a piece continues as after landing on `cell`, or `None` if the move must end
+    /// there (a man crowned under the END rule).
+    #[inline(always)]
+    fn continues_as(&self, kind: Kind, cell: usize) -> Option<Kind> {
+        if kind == Kind::Man && self.promo.contains(cell) {
+            match self.rules.mid_capture_promotion {
+                MidCapturePromotion::End => None,
+                MidCapturePromotion::Pass => Some(Kind::Man),
+                MidCapturePromotion::KingContinue => Some(Kind::King),
+            }
+        } else {
+            Some(kind)
+        }
+    }
+
+    /// Whether a further capture exists from `cell`.
+    fn can_continue(&self, cell: usize, kind: Kind, captured: Bits, n: u32, last: Dir) -> bool {
+        let Some(kind) = self.continues_as(kind, cell) else {
+            return false;
+        };
+        let pr = self.rules.piece(kind);
+        if pr.max_jumps != 0 && n >= pr.max_jumps as u32 {
+            return false;
+        }
+        for d in pr.captures[self.color].iter() {
+            if self.rules.no_reversal && d == last.opposite() {
+                continue;
+            }
+            if self.target(cell, kind, d, captured).is_some() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Extends a sequence from `cur`; returns whether any further capture was found.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        cur: usize,
+        kind: Kind,
+        captured: Bits,
+        n: u32,
+        kings: u32,
+        king_mask: u32,
+        value: u32,
+        last: Option<Dir>,
+    ) -> bool {
+        self.steps += 1;
+        if self.steps > self.limit {
+            return true;
+        }
+        let pr = *self.rules.piece(kind);
+        if pr.max_jumps != 0 && n >= pr.max_jumps as u32 {
+            return false;
+        }
+        let mut found = false;
+        for d in pr.captures[self.color].iter() {
+            if self.rules.no_reversal && last == Some(d.opposite()) {
+                continue;
+            }
+            let Some((victim, ray, start, end)) = self.target(cur, kind, d, captured) else {
+                continue;
+            };
+            found = true;
+            let mut cap = captured;
+            cap.insert(victim);
+            let is_king = self.enemy_kings.contains(victim);
+            let n2 = n + 1;
+            let kings2 = kings + is_king as u32;
+            let mask2 = if is_king && n < 32 {
+                king_mask | 1 << (31 - n)
+            } else {
+                king_mask
+            };
+            let value2 = value + self.value_of(is_king);
+            // Landing rule (§1.1 rule 6): where a further capture is possible from some
+            // landing cells, only those are allowed.
+            let mut allowed = u64::MAX;
+            if end - start > 1 {
+                let mut cont = 0u64;
+                for (j, &l) in ray[start..end].iter().enumerate() {
+                    if self.can_continue(l as usize, kind, cap, n2, d) {
+                        cont |= 1 << j;
+                    }
+                }
+                if cont != 0 {
+                    allowed = cont;
+                }
+            }
+            for (j, &l) in ray[start..end].iter().enumerate() {
+                if allowed & (1 << j) == 0 {
+                    continue;
+                }
+                if ROUTES {
+                    self.jumps.push(Jump {
+                        dir: d,
+                        over: victim as u8,
+                        to: l,
+                    });
+                }
+                self.land(l as usize, kind, cap, n2, kings2, mask2, value2, d);
+                if ROUTES {
+                    self.jumps.pop();
+                }
+                if self.steps > self.limit {
+                    return true;
+                }
+            }
+        }
+        found
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn land(
+        &mut self,
+        cell: usize,
+        kind: Kind,
+        captured: Bits,
+        n: u32,
+        kings: u32,
+        king_mask: u32,
+        value: u32,
+        d: Dir,
+    ) {
+        let continued = match self.continues_as(kind, cell) {
+            Some(next) => self.search(cell, next, captured, n, kings, king_mask, value, Some(d)),
+            None => false,
+        };
+        if !continued {
+            let mut becomes = self.rules.piece(self.start).after_capture;
+            if self.start == Kind::King {
+                becomes = Kind::King;
+            }
+            if kind == Kind::King || (becomes == Kind::Man && self.promo.contains(cell)) {
+                becomes = Kind::King;
+            }
+            self.record(cell, becomes, captured, n, kings, king_mask, value);
+        }
+    }
+
+    #[inline(always)]
+    fn value_of(&self, is_king: bool) -> u32 {
+        for p in &self.rules.precedence {
+            if let Precedence::Value { man, king } = p {
+                return if is_king { *king } else { *man } as u32;
+            }
+        }
+        0
+    }
+
+    #[inline(always)]
+    fn key(&self, n: u32, kings: u32, king_mask: u32, value: u32) -> u64 {
+        let mut key = 0u64;
+        for p in &self.rules.precedence {
+            key = match p {
+                Precedence::Count => key << 8 | n as u64,
+                Precedence::Value { .. } => key << 16 | value as u64,
+                Precedence::ByKing => key << 1 | (self.start == Kind::King) as u64,
+                Precedence::KingsCaptured => key << 8 | kings as u64,
+                Precedence::KingsEarly => key << 32 | king_mask as u64,
+            };
+        }
+        key
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn record(
+        &mut self,
+        to: usize,
+        becomes: Kind,
+        captured: Bits,
+        n: u32,
+        kings: u32,
+        king_mask: u32,
+        value: u32,
+    ) {
+        let key = self.key(n, kings, king_mask, value);
+        if key < self.best {
+            return;
+        }
+        if key > self.best {
+            self.best = key;
+            self.out.clear();
+            self.routes.clear();
+        }
+        let m = Move {
+            from: self.from,
+            to: to as u8,
+            piece: self.start,
+            becomes,
+            captured,
+        };
+        match self.out.iter().position(|o| o.same_identity(&m)) {
+            Some(i) => {
+                if ROUTES {
+                    let r = self.route();
+                    self.routes[i].push(r);
+                }
+            }
+            None => {
+                self.out.push(m);
+                if ROUTES {
+                    let r = self.route();
+                    self.routes.push(vec![r]);
+                }
+            }
+        }
+    }
+
+    fn route(&self) -> Route {
+        Route {
+            from: self.from,
+            jumps: self.jumps.clone(),
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! `arbiter-rules`: the rules engine of Arbiter.
+//!
+//! Boards are graphs of cells with direction links ([`board`]); a variant is a declarative
+//! ruleset on such a board ([`rules`], [`variant`], [`catalogue`]); generators read the
+//! ruleset and never test a variant's id ([`gen`]). Positions are checked when they are built
+//! ([`Variant::position`], [`Variant::parse_fen`]) and the engine never panics on input a
+//! client sent. There is no I/O, HTTP or JSON here.
+//!
+//! ```
+//! use arbiter_rules::{variant, perft};
+//! let v = variant("international").unwrap();
+//! assert_eq!(perft(v, &v.start(), 3).unwrap(), 658);
+//! let m = v.parse_move(&v.start(), "32-28").unwrap();
+//! let next = v.play(&v.start(), &m.mv);
+//! assert_eq!(v.legal_moves(&next).unwrap().len(), 9);
+//! ```
+
+pub mod bits;
+pub mod board;
+pub mod catalogue;
+pub mod gen;
+pub mod moves;
+pub mod notation;
+pub mod outcome;
+pub mod perft;
+pub mod position;
+pub mod rules;
+pub mod variant;
+
+pub use bits::Bits;
+pub use board::{Board, Dir, DirSet};
+pub use catalogue::{ids, variant, variants};
+pub use gen::GenError;
+pub use moves::{Jump, Move, Route};
+pub use notation::fen::{FenError, FenErrorKind};
+pub use notation::movetext::{DescribedMove, MoveError};
+pub use outcome::{judge, status, IllegalMove, Judgement, Reason, Status, Verdict};
+pub use perft::{divide, perft};
+pub use position::{Color, Kind, Position, Setup};
+pub use rules::Rules;
+pub use variant::{PositionError, ResultStyle, Spec, Variant};

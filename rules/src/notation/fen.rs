@@ -1,0 +1,203 @@
+//! FEN as in PDN 3.0 (`diagonal.md` §6.5): `W:W31-50:B1-20`, `B:W18,24,K10:BK22,12`.
+//!
+//! Accepted on input: either colour first, numeric ranges (`31-50`, `K31-50`), numeric or
+//! algebraic squares, empty colour lists (`W:W:B1`), lidraughts' `:H`/`:F` fields (ignored)
+//! and a trailing dot. Written on output: explicit lists, kings prefixed with `K`, squares in
+//! the variant's notation.
+
+use crate::position::{Color, Kind, Position, Setup};
+use crate::variant::{PositionError, Variant};
+
+/// What is wrong with a FEN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenErrorKind {
+    Empty,
+    /// The first field is not `W` or `B`.
+    BadSideToMove(String),
+    /// A field does not start with `W`, `B`, `H` or `F`.
+    BadField(String),
+    /// A square that is not on the board (or not playable).
+    BadSquare(String),
+    /// A range whose ends are not numbers in increasing order.
+    BadRange(String),
+    /// The pieces parse but do not make a valid position.
+    Position(PositionError),
+}
+
+/// A FEN error and the character (0-based) where it was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenError {
+    pub at: usize,
+    pub kind: FenErrorKind,
+}
+
+impl std::fmt::Display for FenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let at = self.at + 1;
+        match &self.kind {
+            FenErrorKind::Empty => write!(f, "the FEN is empty"),
+            FenErrorKind::BadSideToMove(s) => write!(
+                f,
+                "at character {at}: side to move must be W or B, found '{s}'"
+            ),
+            FenErrorKind::BadField(s) => write!(
+                f,
+                "at character {at}: a field must start with W or B (pieces) or H/F \
+                 (counters), found '{s}'"
+            ),
+            FenErrorKind::BadSquare(s) => {
+                write!(
+                    f,
+                    "at character {at}: '{s}' is not a playable square of this board"
+                )
+            }
+            FenErrorKind::BadRange(s) => write!(
+                f,
+                "at character {at}: '{s}' is not a valid range (two square numbers, lower first)"
+            ),
+            FenErrorKind::Position(e) => write!(f, "invalid position: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// Longest FEN accepted, in bytes.
+pub const MAX_FEN_LEN: usize = 4096;
+
+impl Variant {
+    /// Parses a FEN into a checked position.
+    pub fn parse_fen(&self, text: &str) -> Result<Position, FenError> {
+        let lead = text.len() - text.trim_start().len();
+        let mut s = text.trim();
+        if s.is_empty() {
+            return Err(FenError {
+                at: 0,
+                kind: FenErrorKind::Empty,
+            });
+        }
+        if s.len() > MAX_FEN_LEN {
+            return Err(FenError {
+                at: MAX_FEN_LEN,
+                kind: FenErrorKind::BadField(format!("FEN longer than {MAX_FEN_LEN} bytes")),
+            });
+        }
+        if let Some(t) = s.strip_suffix('.') {
+            s = t;
+        }
+        // lidraughts sometimes wraps the FEN in quotes.
+        s = s.trim_matches('"');
+        let mut setup = Setup::default();
+        let mut offset = lead;
+        for (i, field) in s.split(':').enumerate() {
+            let at = offset;
+            offset += field.len() + 1;
+            let f = field.trim();
+            if i == 0 {
+                setup.side = Some(match f {
+                    "W" | "w" => Color::White,
+                    "B" | "b" => Color::Black,
+                    _ => {
+                        return Err(FenError {
+                            at,
+                            kind: FenErrorKind::BadSideToMove(clip(f)),
+                        })
+                    }
+                });
+                continue;
+            }
+            let mut chars = f.chars();
+            let color = match chars.next() {
+                Some('W') | Some('w') => Color::White,
+                Some('B') | Some('b') => Color::Black,
+                Some('H') | Some('F') | Some('h') | Some('f') => continue,
+                _ => {
+                    return Err(FenError {
+                        at,
+                        kind: FenErrorKind::BadField(clip(f)),
+                    })
+                }
+            };
+            let list = chars.as_str();
+            let mut tok_at = at + (field.len() - field.trim_start().len()) + 1;
+            for tok in list.split(',') {
+                let here = tok_at;
+                tok_at += tok.len() + 1;
+                let t = tok.trim();
+                if t.is_empty() {
+                    continue;
+                }
+                let (kind, sq) = match t.as_bytes()[0] {
+                    b'K' => (Kind::King, &t[1..]),
+                    b'P' => (Kind::Parachutist, &t[1..]),
+                    _ => (Kind::Man, t),
+                };
+                if let Some((a, b)) = sq.split_once('-') {
+                    let bad = || FenError {
+                        at: here,
+                        kind: FenErrorKind::BadRange(clip(t)),
+                    };
+                    let a: u32 = a.trim().parse().map_err(|_| bad())?;
+                    let b: u32 = b.trim().parse().map_err(|_| bad())?;
+                    if a > b || self.cell_of_number(a).is_none() || self.cell_of_number(b).is_none()
+                    {
+                        return Err(bad());
+                    }
+                    for n in a..=b {
+                        let cell = self.cell_of_number(n).ok_or_else(bad)?;
+                        setup.pieces.push((cell, color, kind));
+                    }
+                } else {
+                    let cell = self.parse_square(sq).ok_or_else(|| FenError {
+                        at: here,
+                        kind: FenErrorKind::BadSquare(clip(t)),
+                    })?;
+                    setup.pieces.push((cell, color, kind));
+                }
+            }
+        }
+        self.position(&setup).map_err(|e| FenError {
+            at: 0,
+            kind: FenErrorKind::Position(e),
+        })
+    }
+
+    /// Writes a position as FEN, with explicit square lists.
+    pub fn fen(&self, pos: &Position) -> String {
+        let mut out = String::new();
+        out.push(pos.side().letter());
+        for color in Color::BOTH {
+            out.push(':');
+            out.push(color.letter());
+            let mut cells: Vec<(usize, Kind)> = Vec::new();
+            for kind in Kind::ALL {
+                cells.extend(pos.pieces(color, kind).iter().map(|c| (c, kind)));
+            }
+            if self.algebraic() {
+                cells.sort_by_key(|&(c, _)| {
+                    let (x, y) = self.board().xy(c);
+                    (y, x)
+                });
+            } else {
+                cells.sort_by_key(|&(c, _)| self.square_number(c));
+            }
+            let list: Vec<String> = cells
+                .into_iter()
+                .map(|(c, k)| {
+                    let prefix = match k {
+                        Kind::Man => "",
+                        Kind::King => "K",
+                        Kind::Parachutist => "P",
+                    };
+                    format!("{prefix}{}", self.square_name(c))
+                })
+                .collect();
+            out.push_str(&list.join(","));
+        }
+        out
+    }
+}
+
+fn clip(s: &str) -> String {
+    s.chars().take(40).collect()
+}

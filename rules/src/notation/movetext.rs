@@ -1,0 +1,288 @@
+//! PDN move text (`diagonal.md` §6.3, §6.4): reading moves in short or long form, and writing
+//! each legal move in the canonical form (short when unambiguous, long otherwise).
+
+use crate::gen::GenError;
+use crate::moves::{Move, Route};
+use crate::position::Position;
+use crate::variant::Variant;
+
+/// Longest move text accepted, in bytes.
+pub const MAX_MOVE_TEXT: usize = 512;
+
+/// Why a move text does not name exactly one legal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// Not move text at all.
+    Syntax { reason: String },
+    /// A square that does not exist on this board.
+    UnknownSquare { square: String },
+    /// Well-formed, but no legal move matches. `legal` lists every legal move.
+    Illegal { reason: String, legal: Vec<String> },
+    /// Several legal moves match; `candidates` gives each in long form.
+    Ambiguous { candidates: Vec<String> },
+    /// The position's capture sequences exceed the enumeration bound.
+    Gen(GenError),
+}
+
+impl std::fmt::Display for MoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveError::Syntax { reason } => write!(f, "not a move: {reason}"),
+            MoveError::UnknownSquare { square } => {
+                write!(f, "'{square}' is not a playable square of this board")
+            }
+            MoveError::Illegal { reason, .. } => write!(f, "illegal move: {reason}"),
+            MoveError::Ambiguous { candidates } => write!(
+                f,
+                "ambiguous move: it matches {} legal moves ({}); write the capture in long form",
+                candidates.len(),
+                candidates.join(", ")
+            ),
+            MoveError::Gen(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl From<GenError> for MoveError {
+    fn from(e: GenError) -> Self {
+        MoveError::Gen(e)
+    }
+}
+
+/// A legal move with everything needed to show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DescribedMove {
+    pub mv: Move,
+    /// Canonical notation: short form when no other legal move has the same start and end.
+    pub notation: String,
+    /// Long form (every intermediate square of the canonical route).
+    pub long: String,
+    /// The canonical route: start, intermediate squares (PDN §6.4 convention) and end.
+    pub route: Vec<usize>,
+    /// Captured cells, in the order of the canonical route.
+    pub captured: Vec<usize>,
+}
+
+/// Splits move text into squares. Accepts `-`, `x`, `X` and `:` as separators, trailing
+/// move-strength marks (`!`, `?`), and alphanumeric moves without separators (`c3d4`).
+pub fn parse_squares(variant: &Variant, text: &str) -> Result<Vec<usize>, MoveError> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(MoveError::Syntax {
+            reason: "empty move".into(),
+        });
+    }
+    if t.len() > MAX_MOVE_TEXT {
+        return Err(MoveError::Syntax {
+            reason: format!("move text longer than {MAX_MOVE_TEXT} bytes"),
+        });
+    }
+    let t = t.trim_end_matches(['!', '?', '+', '#', '*']);
+    let parts: Vec<&str> = if t.contains(['-', 'x', 'X', ':']) {
+        t.split(['-', 'x', 'X', ':']).collect()
+    } else {
+        // Alphanumeric without separators: letter followed by digits, repeated.
+        let mut parts = Vec::new();
+        let b = t.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let start = i;
+            if !b[i].is_ascii_alphabetic() {
+                return Err(MoveError::Syntax {
+                    reason: format!(
+                        "'{}' has no separator between squares (use '-' or 'x')",
+                        clip(t)
+                    ),
+                });
+            }
+            i += 1;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            parts.push(&t[start..i]);
+        }
+        parts
+    };
+    if parts.len() < 2 {
+        return Err(MoveError::Syntax {
+            reason: format!("'{}' names fewer than two squares", clip(t)),
+        });
+    }
+    parts
+        .into_iter()
+        .map(|p| {
+            let p = p.trim();
+            if p.is_empty() {
+                return Err(MoveError::Syntax {
+                    reason: format!("'{}' has an empty square", clip(t)),
+                });
+            }
+            variant
+                .parse_square(p)
+                .ok_or_else(|| MoveError::UnknownSquare { square: clip(p) })
+        })
+        .collect()
+}
+
+fn clip(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
+impl Variant {
+    /// The canonical PDN route of a capture route: the start, for every jump but the last the
+    /// turning square (or, going straight on, the square right behind the captured piece),
+    /// and the end.
+    fn pdn_route(&self, r: &Route) -> Vec<usize> {
+        let mut sq = vec![r.from as usize];
+        for (i, j) in r.jumps.iter().enumerate() {
+            if i + 1 == r.jumps.len() {
+                sq.push(j.to as usize);
+            } else if r.jumps[i + 1].dir != j.dir {
+                sq.push(j.to as usize);
+            } else {
+                sq.push(self.board().next(j.over as usize, j.dir) as usize);
+            }
+        }
+        sq
+    }
+
+    /// Every cell a route passes over or lands on (captured pieces excluded), in order.
+    fn traversal(&self, r: &Route) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut cur = r.from as usize;
+        for j in &r.jumps {
+            for &c in self.board().ray(cur, j.dir) {
+                if c != j.over {
+                    out.push(c as usize);
+                }
+                if c == j.to {
+                    break;
+                }
+            }
+            cur = j.to as usize;
+        }
+        out
+    }
+
+    fn squares_text(&self, squares: &[usize], capture: bool) -> String {
+        let sep = if capture {
+            self.spec().capture_separator.to_string()
+        } else {
+            "-".to_string()
+        };
+        squares
+            .iter()
+            .map(|&c| self.square_name(c))
+            .collect::<Vec<_>>()
+            .join(&sep)
+    }
+
+    /// Canonical route of a move: the PDN route with the smallest list of square numbers.
+    fn canonical(&self, m: &Move, routes: &[Route]) -> (Vec<usize>, Vec<usize>) {
+        if routes.is_empty() {
+            return (vec![m.from as usize, m.to as usize], Vec::new());
+        }
+        let best = routes
+            .iter()
+            .min_by_key(|r| {
+                self.pdn_route(r)
+                    .iter()
+                    .map(|&c| self.square_number(c))
+                    .collect::<Vec<_>>()
+            })
+            .expect("non-empty");
+        (
+            self.pdn_route(best),
+            best.jumps.iter().map(|j| j.over as usize).collect(),
+        )
+    }
+
+    /// Every legal move of `pos` with its canonical notation and route.
+    pub fn describe_moves(&self, pos: &Position) -> Result<Vec<DescribedMove>, GenError> {
+        let moves = self.legal_moves_with_routes(pos)?;
+        Ok(self.describe(&moves))
+    }
+
+    fn describe(&self, moves: &[(Move, Vec<Route>)]) -> Vec<DescribedMove> {
+        moves
+            .iter()
+            .map(|(m, routes)| {
+                let (route, captured) = self.canonical(m, routes);
+                let long = self.squares_text(&route, m.is_capture());
+                let ambiguous = moves
+                    .iter()
+                    .filter(|(o, _)| o.from == m.from && o.to == m.to)
+                    .count()
+                    > 1;
+                let notation = if ambiguous || route.len() == 2 {
+                    long.clone()
+                } else {
+                    self.squares_text(&[m.from as usize, m.to as usize], m.is_capture())
+                };
+                DescribedMove {
+                    mv: *m,
+                    notation,
+                    long,
+                    route,
+                    captured,
+                }
+            })
+            .collect()
+    }
+
+    /// Finds the legal move named by `text` (short or long form, any valid route).
+    pub fn parse_move(&self, pos: &Position, text: &str) -> Result<DescribedMove, MoveError> {
+        let squares = parse_squares(self, text)?;
+        let moves = self.legal_moves_with_routes(pos)?;
+        let described = self.describe(&moves);
+        let from = squares[0];
+        let to = *squares.last().expect("two squares at least");
+        let inner = &squares[1..squares.len() - 1];
+        let matching: Vec<usize> = moves
+            .iter()
+            .enumerate()
+            .filter(|(_, (m, routes))| {
+                if m.from as usize != from || m.to as usize != to {
+                    return false;
+                }
+                if inner.is_empty() {
+                    return true;
+                }
+                routes
+                    .iter()
+                    .any(|r| is_subsequence(inner, &self.traversal(r)))
+            })
+            .map(|(i, _)| i)
+            .collect();
+        match matching.len() {
+            1 => Ok(described[matching[0]].clone()),
+            0 => {
+                let legal: Vec<String> = described.iter().map(|d| d.notation.clone()).collect();
+                let reason = if described.is_empty() {
+                    format!("{} has no legal move (the game is over)", pos.side().name())
+                } else if moves.iter().any(|(m, _)| m.is_capture()) {
+                    format!(
+                        "{} does not match any legal move; a capture is compulsory",
+                        clip(text.trim())
+                    )
+                } else {
+                    format!("{} does not match any legal move", clip(text.trim()))
+                };
+                Err(MoveError::Illegal { reason, legal })
+            }
+            _ => Err(MoveError::Ambiguous {
+                candidates: matching
+                    .iter()
+                    .map(|&i| described[i].long.clone())
+                    .collect(),
+            }),
+        }
+    }
+}
+
+fn is_subsequence(needle: &[usize], hay: &[usize]) -> bool {
+    let mut it = hay.iter();
+    needle.iter().all(|n| it.any(|h| h == n))
+}

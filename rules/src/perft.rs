@@ -1,0 +1,51 @@
+//! Perft: the number of leaf positions `depth` plies below a position, counting one move per
+//! move identity (the "drop duplicates" convention of `diagonal.md` §5). Draw rules are
+//! ignored, as in every published table.
+
+use crate::gen::{generate, GenError, DEFAULT_CAPTURE_LIMIT};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::variant::Variant;
+
+/// Counts the leaves `depth` plies below `pos`.
+pub fn perft(variant: &Variant, pos: &Position, depth: u32) -> Result<u64, GenError> {
+    let mut buffers: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(64)).collect();
+    walk(variant, pos, depth, &mut buffers)
+}
+
+fn walk(
+    variant: &Variant,
+    pos: &Position,
+    depth: u32,
+    buffers: &mut [Vec<Move>],
+) -> Result<u64, GenError> {
+    if depth == 0 {
+        return Ok(1);
+    }
+    let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
+    generate(variant, pos, DEFAULT_CAPTURE_LIMIT, moves)?;
+    if depth == 1 {
+        return Ok(moves.len() as u64);
+    }
+    let mut total = 0;
+    for m in moves.iter() {
+        let next = variant.play(pos, m);
+        total += walk(variant, &next, depth - 1, rest)?;
+    }
+    Ok(total)
+}
+
+/// Perft split by the first move: `(move, leaves below it)`.
+pub fn divide(variant: &Variant, pos: &Position, depth: u32) -> Result<Vec<(Move, u64)>, GenError> {
+    let moves = variant.legal_moves(pos)?;
+    if depth == 0 {
+        return Ok(Vec::new());
+    }
+    moves
+        .into_iter()
+        .map(|m| {
+            let next = variant.play(pos, &m);
+            Ok((m, perft(variant, &next, depth - 1)?))
+        })
+        .collect()
+}

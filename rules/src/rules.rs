@@ -1,0 +1,152 @@
+//! Rulesets as declarative values: the parameters P1–P14 of `diagonal.md` §1.
+//!
+//! A variant's behaviour is entirely described by a [`Rules`] value: what each kind of piece
+//! may do (directions, range, landing, whom it may capture), when captured pieces are removed,
+//! which capture sequences take precedence, what a man reaching the promotion squares in the
+//! middle of a capture does, and how the game ends. Move generation reads these values and
+//! never looks at a variant's id.
+
+use crate::board::DirSet;
+use crate::position::{Kind, KINDS};
+
+/// How far a piece reaches when it captures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// The captured piece is adjacent; the capturer lands on the cell right behind it.
+    Short,
+    /// The captured piece may stand at any distance with only empty cells between.
+    Flying(Landing),
+}
+
+/// Where a flying capturer may land behind the captured piece (P8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Landing {
+    /// On any empty cell of the run behind it (International, Russian...), subject to the
+    /// rule that it must land where the capture can continue if it can anywhere.
+    Any,
+    /// Only on the cell immediately behind it (Thai).
+    Behind,
+}
+
+/// Range of a non-capturing move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Range {
+    /// One step.
+    Step,
+    /// Any number of empty cells in a straight line.
+    Slide,
+}
+
+/// What one kind of piece may do. Directions are given per colour: `[white, black]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceRules {
+    /// Directions of non-capturing moves (empty: the piece never makes one).
+    pub moves: [DirSet; 2],
+    pub range: Range,
+    /// Directions of captures.
+    pub captures: [DirSet; 2],
+    pub reach: Reach,
+    /// Whether this piece may capture kings (P6; Italian men may not).
+    pub captures_kings: bool,
+    /// Maximum number of pieces captured in one move (0 = no limit).
+    pub max_jumps: u8,
+    /// What the piece becomes once it has captured (a parachutist becomes a man).
+    pub after_capture: Kind,
+}
+
+impl PieceRules {
+    /// A kind that does not occur in the variant.
+    pub const ABSENT: PieceRules = PieceRules {
+        moves: [DirSet::NONE; 2],
+        range: Range::Step,
+        captures: [DirSet::NONE; 2],
+        reach: Reach::Short,
+        captures_kings: true,
+        max_jumps: 0,
+        after_capture: Kind::Man,
+    };
+}
+
+/// When captured pieces leave the board (P9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Removal {
+    /// After the whole sequence ("Turkish strike"): captured pieces block until then.
+    Deferred,
+    /// As each is jumped: the cell is empty at once.
+    Immediate,
+}
+
+/// A man reaching a promotion square in the middle of a capture (P12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MidCapturePromotion {
+    /// It is crowned and the move ends there.
+    End,
+    /// It goes on capturing as a man; it is crowned only if the move ends there.
+    Pass,
+    /// It is crowned at once and goes on capturing as a king.
+    KingContinue,
+}
+
+/// One step of the capture-precedence key (P11, `diagonal.md` §1.3). Sequences are compared
+/// on these keys in order; only those with the largest key are legal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precedence {
+    /// More pieces captured.
+    Count,
+    /// Higher total value of the captured pieces.
+    Value { man: u16, king: u16 },
+    /// A capture made by a king (a parachutist counts as a man).
+    ByKing,
+    /// More kings captured.
+    KingsCaptured,
+    /// Kings met earlier in the sequence (lexicographically smallest list of king indices).
+    KingsEarly,
+}
+
+impl Precedence {
+    pub fn describe(&self) -> String {
+        match self {
+            Precedence::Count => "most pieces captured".into(),
+            Precedence::Value { man, king } => {
+                format!("highest value captured (man {man}, king {king})")
+            }
+            Precedence::ByKing => "capture with a king".into(),
+            Precedence::KingsCaptured => "most kings captured".into(),
+            Precedence::KingsEarly => "kings captured earliest in the sequence".into(),
+        }
+    }
+}
+
+/// What the side to move with no legal move gets (P13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// It loses (every standard variant).
+    NoMovesLoses,
+    /// It wins (anti variants).
+    NoMovesWins,
+}
+
+/// A complete ruleset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Per [`Kind`], indexed by `Kind as usize`.
+    pub pieces: [PieceRules; KINDS],
+    pub removal: Removal,
+    pub mid_capture_promotion: MidCapturePromotion,
+    pub precedence: Vec<Precedence>,
+    /// A capture may not continue in the direction it just came from (Turkish).
+    pub no_reversal: bool,
+    /// While its side still has men, the same king may make at most this many non-capturing
+    /// moves in a row (Frisian: 3; 0 = no limit).
+    pub king_quiet_limit: u8,
+    pub goal: Goal,
+    /// Occurrence of the same position that draws the game (3 = threefold repetition).
+    pub repetition: u8,
+}
+
+impl Rules {
+    #[inline(always)]
+    pub fn piece(&self, kind: Kind) -> &PieceRules {
+        &self.pieces[kind as usize]
+    }
+}

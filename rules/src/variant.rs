@@ -1,0 +1,428 @@
+//! Variants: a board, a ruleset, a start position and a notation, put together from a
+//! declarative [`Spec`]. The catalogue itself is in [`crate::catalogue`].
+
+use crate::bits::Bits;
+use crate::board::{Board, Corner, Squares};
+use crate::gen::{self, GenError, DEFAULT_CAPTURE_LIMIT};
+use crate::moves::{Move, Route};
+use crate::position::{Color, Kind, KingRun, Position, Setup};
+use crate::rules::{Goal, MidCapturePromotion, Range, Reach, Removal, Rules};
+
+/// Where men are crowned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PromotionSquares {
+    /// The far rank of each side.
+    FarRank,
+    /// Explicit squares per side, by algebraic name: `[white, black]`.
+    Squares([&'static [&'static str]; 2]),
+}
+
+/// How results are written in PDN (§6.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultStyle {
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    Default,
+    /// `2-0`, `0-2`, `1-1` (International, Canadian).
+    International,
+}
+
+/// Everything that defines a variant, as plain data.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub width: u8,
+    pub height: u8,
+    pub squares: Squares,
+    /// Where square 1 lies for numeric names.
+    pub numbering: Corner,
+    /// Whether squares are written algebraically (`c3`) rather than by number.
+    pub algebraic: bool,
+    pub first: Color,
+    pub start_fen: &'static str,
+    pub rules: Rules,
+    pub promotion: PromotionSquares,
+    /// The full PDN GameType tag value, if the variant has a standard number.
+    pub game_type: Option<&'static str>,
+    pub capture_separator: char,
+    pub result_style: ResultStyle,
+    pub sources: &'static [&'static str],
+    /// Why the variant is provisional, if it is.
+    pub provisional: Option<&'static str>,
+    /// Rule decisions worth stating (readings chosen where sources disagree).
+    pub notes: &'static [&'static str],
+}
+
+/// Why a setup is not a valid position for a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// Two pieces on one square.
+    Occupied { square: String },
+    /// A man on a square where it would have been crowned.
+    ManOnPromotionSquare { square: String },
+    /// A kind of piece the variant does not have.
+    KindNotInVariant { square: String, kind: &'static str },
+    /// No side to move was given.
+    NoSideToMove,
+}
+
+impl std::fmt::Display for PositionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PositionError::Occupied { square } => {
+                write!(f, "square {square} is given more than one piece")
+            }
+            PositionError::ManOnPromotionSquare { square } => write!(
+                f,
+                "a man stands on {square}, a square where it would already have been crowned"
+            ),
+            PositionError::KindNotInVariant { square, kind } => {
+                write!(f, "square {square}: this variant has no {kind}s")
+            }
+            PositionError::NoSideToMove => write!(f, "the side to move is missing"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A variant of the catalogue, ready to generate moves.
+#[derive(Debug)]
+pub struct Variant {
+    spec: Spec,
+    board: Board,
+    promotion: [Bits; 2],
+    /// Numeric name of each cell.
+    numbers: Vec<u16>,
+    /// Cell of each numeric name (index 0 unused).
+    by_number: Vec<u8>,
+    start: Position,
+}
+
+impl Variant {
+    /// Builds a variant from its spec.
+    ///
+    /// # Panics
+    /// If the spec is inconsistent (its start FEN does not parse, a promotion square does not
+    /// exist). Specs are catalogue data; the catalogue test builds every one.
+    pub fn new(spec: Spec) -> Variant {
+        let board = Board::checkered(spec.width, spec.height, spec.squares);
+        let numbers = board.numbering(spec.numbering);
+        let mut by_number = vec![u8::MAX; board.len() + 1];
+        for (cell, &n) in numbers.iter().enumerate() {
+            by_number[n as usize] = cell as u8;
+        }
+        let promotion = match &spec.promotion {
+            PromotionSquares::FarRank => [board.rank(spec.height - 1), board.rank(0)],
+            PromotionSquares::Squares(sq) => sq.map(|names| {
+                names
+                    .iter()
+                    .map(|n| {
+                        crate::notation::squares::parse_algebraic(&board, n)
+                            .unwrap_or_else(|| panic!("{}: bad promotion square {n}", spec.id))
+                    })
+                    .collect()
+            }),
+        };
+        let mut v = Variant {
+            board,
+            promotion,
+            numbers,
+            by_number,
+            start: Position {
+                pieces: Default::default(),
+                side: spec.first,
+                king_run: [KingRun::default(); 2],
+            },
+            spec,
+        };
+        v.start = v
+            .parse_fen(v.spec.start_fen)
+            .unwrap_or_else(|e| panic!("{}: bad start FEN: {e}", v.spec.id));
+        v
+    }
+
+    pub fn id(&self) -> &'static str {
+        self.spec.id
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.spec.name
+    }
+
+    pub fn spec(&self) -> &Spec {
+        &self.spec
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.spec.rules
+    }
+
+    /// The side that moves first from the start position.
+    pub fn first_mover(&self) -> Color {
+        self.spec.first
+    }
+
+    /// The squares where men of `color` are crowned.
+    #[inline(always)]
+    pub fn promotion(&self, color: Color) -> Bits {
+        self.promotion[color as usize]
+    }
+
+    /// The start position.
+    pub fn start(&self) -> Position {
+        self.start
+    }
+
+    /// Whether squares are written algebraically.
+    pub fn algebraic(&self) -> bool {
+        self.spec.algebraic
+    }
+
+    /// The display name of a cell in this variant's notation.
+    pub fn square_name(&self, cell: usize) -> String {
+        if self.spec.algebraic {
+            self.board.algebraic(cell)
+        } else {
+            self.numbers[cell].to_string()
+        }
+    }
+
+    /// Numeric name of a cell (every variant has one, even algebraic ones).
+    pub fn square_number(&self, cell: usize) -> u16 {
+        self.numbers[cell]
+    }
+
+    /// The cell with numeric name `n`.
+    pub fn cell_of_number(&self, n: u32) -> Option<usize> {
+        match self.by_number.get(n as usize) {
+            Some(&c) if n > 0 && c != u8::MAX => Some(c as usize),
+            _ => None,
+        }
+    }
+
+    /// Parses a square in numeric or algebraic form.
+    pub fn parse_square(&self, s: &str) -> Option<usize> {
+        crate::notation::squares::parse_square(self, s)
+    }
+
+    /// Checks a raw setup and turns it into a position.
+    pub fn position(&self, setup: &Setup) -> Result<Position, PositionError> {
+        let side = setup.side.ok_or(PositionError::NoSideToMove)?;
+        let mut p = Position {
+            pieces: Default::default(),
+            side,
+            king_run: [KingRun::default(); 2],
+        };
+        let mut seen = Bits::EMPTY;
+        for &(cell, color, kind) in &setup.pieces {
+            let square = self.square_name(cell);
+            if seen.contains(cell) {
+                return Err(PositionError::Occupied { square });
+            }
+            seen.insert(cell);
+            let pr = self.rules().piece(kind);
+            if pr.moves[color as usize].is_empty() && pr.captures[color as usize].is_empty() {
+                return Err(PositionError::KindNotInVariant {
+                    square,
+                    kind: kind.name(),
+                });
+            }
+            if kind == Kind::Man && self.promotion(color).contains(cell) {
+                return Err(PositionError::ManOnPromotionSquare { square });
+            }
+            p.pieces[color as usize][kind as usize].insert(cell);
+        }
+        Ok(p)
+    }
+
+    /// The legal moves of a position, one per move identity.
+    pub fn legal_moves(&self, pos: &Position) -> Result<Vec<Move>, GenError> {
+        let mut out = Vec::new();
+        gen::generate(self, pos, DEFAULT_CAPTURE_LIMIT, &mut out)?;
+        Ok(out)
+    }
+
+    /// The legal moves with their capture routes.
+    pub fn legal_moves_with_routes(
+        &self,
+        pos: &Position,
+    ) -> Result<Vec<(Move, Vec<Route>)>, GenError> {
+        gen::generate_with_routes(self, pos, DEFAULT_CAPTURE_LIMIT)
+    }
+
+    /// Plays a move generated for `pos`. The move is not checked: pass only moves from
+    /// [`Variant::legal_moves`] for the same position.
+    #[inline]
+    pub fn play(&self, pos: &Position, m: &Move) -> Position {
+        let mut p = *pos;
+        let me = pos.side as usize;
+        let them = 1 - me;
+        p.pieces[me][m.piece as usize].remove(m.from as usize);
+        p.pieces[me][m.becomes as usize].insert(m.to as usize);
+        if m.is_capture() {
+            for k in 0..p.pieces[them].len() {
+                p.pieces[them][k] = p.pieces[them][k].minus(m.captured);
+            }
+        }
+        if self.spec.rules.king_quiet_limit != 0 {
+            let run = &mut p.king_run[me];
+            if m.piece == Kind::King && !m.is_capture() {
+                if run.count > 0 && run.cell == m.from {
+                    run.count += 1;
+                } else {
+                    run.count = 1;
+                }
+                run.cell = m.to;
+            } else {
+                *run = KingRun::default();
+            }
+            let other = &mut p.king_run[them];
+            if other.count > 0 && m.captured.contains(other.cell as usize) {
+                *other = KingRun::default();
+            }
+        }
+        p.side = pos.side.opponent();
+        p
+    }
+
+    /// The verdict for a side that has no legal move.
+    pub fn no_moves_winner(&self, side_to_move: Color) -> Color {
+        match self.spec.rules.goal {
+            Goal::NoMovesLoses => side_to_move.opponent(),
+            Goal::NoMovesWins => side_to_move,
+        }
+    }
+
+    /// The rule parameters in readable form, `(name, value)`.
+    pub fn parameters(&self) -> Vec<(&'static str, String)> {
+        let r = &self.spec.rules;
+        let mut out = Vec::new();
+        let describe_piece = |k: Kind| {
+            let p = r.piece(k);
+            let moves = if p.moves[0].is_empty() {
+                "no non-capturing moves".to_string()
+            } else {
+                format!(
+                    "moves {} ({})",
+                    match p.range {
+                        Range::Step => "one square",
+                        Range::Slide => "any distance (flying)",
+                    },
+                    p.moves[0].describe()
+                )
+            };
+            let caps = format!(
+                "captures {} ({}{})",
+                match p.reach {
+                    Reach::Short => "an adjacent piece, landing right behind it".to_string(),
+                    Reach::Flying(crate::rules::Landing::Any) =>
+                        "at any distance, landing on any empty square behind".to_string(),
+                    Reach::Flying(crate::rules::Landing::Behind) =>
+                        "at any distance, landing on the square immediately behind".to_string(),
+                },
+                p.captures[0].describe(),
+                if p.captures_kings {
+                    ""
+                } else {
+                    "; may not capture kings"
+                }
+            );
+            format!("{moves}; {caps} (directions as seen by White)")
+        };
+        out.push(("men", describe_piece(Kind::Man)));
+        out.push(("kings", describe_piece(Kind::King)));
+        if !r.piece(Kind::Parachutist).captures[0].is_empty() {
+            out.push(("parachutists", describe_piece(Kind::Parachutist)));
+        }
+        out.push((
+            "capture_removal",
+            match r.removal {
+                Removal::Deferred => "captured pieces are removed after the whole sequence \
+                                      (they block and cannot be jumped twice)"
+                    .into(),
+                Removal::Immediate => "captured pieces are removed as they are jumped".into(),
+            },
+        ));
+        out.push((
+            "capture_precedence",
+            if r.precedence.is_empty() {
+                "free choice among complete capture sequences".into()
+            } else {
+                r.precedence
+                    .iter()
+                    .map(|p| p.describe())
+                    .collect::<Vec<_>>()
+                    .join(", then ")
+            },
+        ));
+        out.push((
+            "promotion_during_capture",
+            match r.mid_capture_promotion {
+                MidCapturePromotion::End => "a man reaching the promotion row is crowned and \
+                                             the move ends"
+                    .into(),
+                MidCapturePromotion::Pass => "a man passing the promotion row during a capture \
+                                              continues as a man; crowned only if it ends there"
+                    .into(),
+                MidCapturePromotion::KingContinue => "a man reaching the promotion row during a \
+                                                      capture is crowned and continues capturing \
+                                                      as a king"
+                    .into(),
+            },
+        ));
+        out.push((
+            "promotion_squares",
+            match &self.spec.promotion {
+                PromotionSquares::FarRank => "the far rank".into(),
+                PromotionSquares::Squares([w, b]) => {
+                    format!("White: {}; Black: {}", w.join(", "), b.join(", "))
+                }
+            },
+        ));
+        if r.no_reversal {
+            out.push((
+                "no_reversal",
+                "a capture may not turn back 180 degrees".into(),
+            ));
+        }
+        if r.king_quiet_limit != 0 {
+            out.push((
+                "king_move_limit",
+                format!(
+                    "while a side has men, the same king may make at most {} non-capturing \
+                     moves in a row",
+                    r.king_quiet_limit
+                ),
+            ));
+        }
+        out.push((
+            "end_of_game",
+            match r.goal {
+                Goal::NoMovesLoses => "the side to move with no legal move loses".into(),
+                Goal::NoMovesWins => "the side to move with no legal move wins".into(),
+            },
+        ));
+        out.push((
+            "draws",
+            format!(
+                "a position occurring for the {} time with the same side to move",
+                ordinal(r.repetition)
+            ),
+        ));
+        out
+    }
+}
+
+fn ordinal(n: u8) -> String {
+    match n {
+        1 => "1st".into(),
+        2 => "2nd".into(),
+        3 => "3rd".into(),
+        n => format!("{n}th"),
+    }
+}
