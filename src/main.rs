@@ -1,1 +1,186 @@
-fn main() {}
+//! The `arbiter` command: serve the API, run perft, list moves, print the API document.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use arbiter::api::moves::list_moves;
+use arbiter::config::{Config, LogFormat, DEFAULT_ADDR};
+use clap::{Parser, Subcommand};
+
+/// Arbiter: a stateless REST rules referee for draughts and its cousins.
+#[derive(Parser, Debug)]
+#[command(name = "arbiter", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Serve the HTTP API.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, env = "ARBITER_ADDR", default_value = DEFAULT_ADDR)]
+        addr: String,
+        /// Worker threads (default: one per CPU core).
+        #[arg(long, env = "ARBITER_WORKERS")]
+        workers: Option<usize>,
+    },
+    /// Count the leaf positions a number of plies below a position.
+    Perft {
+        /// Variant id (see `GET /v1/variants`).
+        #[arg(long)]
+        variant: String,
+        /// Depth in plies.
+        #[arg(long)]
+        depth: u32,
+        /// FEN of the position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// One line per first move with its count, then the total.
+        #[arg(long)]
+        divide: bool,
+        /// End with a JSON line {"variant","depth","nodes","seconds","leaves_per_second"}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the legal moves of a position as JSON (the HTTP moves answer).
+    Moves {
+        /// Variant id.
+        #[arg(long)]
+        variant: String,
+        /// FEN of the position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    /// Print the OpenAPI document (pretty JSON).
+    Openapi,
+}
+
+/// Prints a line on stdout; a closed pipe (`arbiter ... | head`) ends the program quietly.
+fn emit(line: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{line}").is_err() {
+        std::process::exit(0);
+    }
+}
+
+/// A CLI failure: a message and an exit code.
+struct Failure(String, u8);
+
+fn usage(msg: impl Into<String>) -> Failure {
+    Failure(msg.into(), 2)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Serve { addr, workers } => serve(addr, workers),
+        Command::Perft {
+            variant,
+            depth,
+            fen,
+            divide,
+            json,
+        } => perft(&variant, depth, fen.as_deref(), divide, json),
+        Command::Moves { variant, fen } => moves(&variant, fen.as_deref()),
+        Command::Openapi => {
+            emit(&arbiter::openapi::document_json());
+            Ok(())
+        }
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(msg, code)) => {
+            eprintln!("arbiter: {msg}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn serve(addr: String, workers: Option<usize>) -> Result<(), Failure> {
+    arbiter::telemetry::init(LogFormat::from_env());
+    let config = Config { addr, workers };
+    actix_web::rt::System::new()
+        .block_on(arbiter::run(config.clone()))
+        .map_err(|e| Failure(format!("cannot serve on {}: {e}", config.addr), 1))
+}
+
+fn find_variant(id: &str) -> Result<&'static arbiter_rules::Variant, Failure> {
+    arbiter_rules::variant(id).ok_or_else(|| {
+        usage(format!(
+            "unknown variant '{id}'; known variants: {}",
+            arbiter_rules::ids().join(", ")
+        ))
+    })
+}
+
+fn perft(
+    variant: &str,
+    depth: u32,
+    fen: Option<&str>,
+    divide: bool,
+    json: bool,
+) -> Result<(), Failure> {
+    let v = find_variant(variant)?;
+    let pos = match fen {
+        Some(f) => v
+            .parse_fen(f)
+            .map_err(|e| usage(format!("invalid FEN: {e}")))?,
+        None => v.start(),
+    };
+    let limit = |e: arbiter_rules::GenError| usage(e.to_string());
+    let started = Instant::now();
+    let nodes = if divide {
+        let described = v.describe_moves(&pos).map_err(limit)?;
+        let split = arbiter_rules::divide(v, &pos, depth).map_err(limit)?;
+        let mut total = 0;
+        for (m, n) in split {
+            let name = described
+                .iter()
+                .find(|d| d.mv == m)
+                .map(|d| d.notation.clone())
+                .unwrap_or_else(|| {
+                    format!(
+                        "{}-{}",
+                        v.square_name(m.from as usize),
+                        v.square_name(m.to as usize)
+                    )
+                });
+            emit(&format!("{name}: {n}"));
+            total += n;
+        }
+        total
+    } else {
+        arbiter_rules::perft(v, &pos, depth).map_err(limit)?
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let per_second = if seconds > 0.0 {
+        (nodes as f64 / seconds).round() as u64
+    } else {
+        0
+    };
+    emit(&format!("nodes: {nodes}"));
+    emit(&format!("time: {seconds:.3} s"));
+    emit(&format!("leaves per second: {per_second}"));
+    if json {
+        let line = serde_json::json!({
+            "variant": v.id(),
+            "depth": depth,
+            "nodes": nodes,
+            "seconds": seconds,
+            "leaves_per_second": per_second,
+        });
+        emit(&line.to_string());
+    }
+    Ok(())
+}
+
+fn moves(variant: &str, fen: Option<&str>) -> Result<(), Failure> {
+    let answer = list_moves(variant, fen).map_err(|e| usage(e.problem().detail.clone()))?;
+    let text = serde_json::to_string_pretty(&answer)
+        .map_err(|e| Failure(format!("cannot write JSON: {e}"), 1))?;
+    emit(&text);
+    Ok(())
+}

@@ -1,0 +1,50 @@
+//! `GET /healthz` (liveness) and `GET /readyz` (readiness).
+
+use actix_web::HttpResponse;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Health of the process.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Health {
+    /// Always `ok` when the process answers.
+    #[schema(example = "ok")]
+    pub status: String,
+}
+
+/// Liveness: the process answers.
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    tag = "health",
+    responses((status = 200, description = "The process is alive", body = Health))
+)]
+pub async fn healthz() -> HttpResponse {
+    HttpResponse::Ok().json(Health {
+        status: "ok".into(),
+    })
+}
+
+/// Readiness: the rules catalogue is loaded and requests can be served.
+#[utoipa::path(
+    get,
+    path = "/readyz",
+    tag = "health",
+    responses(
+        (status = 200, description = "Ready to serve", body = Health),
+        (status = 503, description = "Not ready", body = crate::errors::Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn readyz() -> Result<HttpResponse, crate::errors::ApiError> {
+    if arbiter_rules::variants().is_empty() {
+        return Err(crate::errors::ApiError::new(
+            actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
+            "not-ready",
+            "Not ready",
+            "the rules catalogue is empty",
+        ));
+    }
+    Ok(HttpResponse::Ok().json(Health {
+        status: "ok".into(),
+    }))
+}

@@ -1,0 +1,337 @@
+//! `POST /v1/variants/{variant}/judge`: judge a whole game and check a claimed result.
+
+use actix_web::{web, HttpResponse};
+use arbiter_rules::{Judgement, Reason, ResultStyle, Variant, Verdict};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::{check_move_count, find_variant, parse_position, JsonBody, Side};
+use crate::errors::{ApiError, Problem};
+
+/// A result declared by the players or the tournament software.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum ClaimedResult {
+    #[serde(rename = "white_wins")]
+    WhiteWins,
+    #[serde(rename = "black_wins")]
+    BlackWins,
+    #[serde(rename = "draw")]
+    Draw,
+    /// PDN: White wins.
+    #[serde(rename = "1-0")]
+    Pdn10,
+    /// PDN: Black wins.
+    #[serde(rename = "0-1")]
+    Pdn01,
+    /// PDN: draw.
+    #[serde(rename = "1/2-1/2")]
+    PdnHalf,
+    /// PDN (international style): White wins.
+    #[serde(rename = "2-0")]
+    Pdn20,
+    /// PDN (international style): Black wins.
+    #[serde(rename = "0-2")]
+    Pdn02,
+    /// PDN (international style): draw.
+    #[serde(rename = "1-1")]
+    Pdn11,
+}
+
+impl ClaimedResult {
+    /// The verdict the claim states.
+    pub fn verdict(self) -> Verdict {
+        match self {
+            ClaimedResult::WhiteWins | ClaimedResult::Pdn10 | ClaimedResult::Pdn20 => {
+                Verdict::WhiteWins
+            }
+            ClaimedResult::BlackWins | ClaimedResult::Pdn01 | ClaimedResult::Pdn02 => {
+                Verdict::BlackWins
+            }
+            ClaimedResult::Draw | ClaimedResult::PdnHalf | ClaimedResult::Pdn11 => Verdict::Draw,
+        }
+    }
+
+    fn text(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default()
+    }
+}
+
+/// A game to judge.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "start_position": "W:W31-50:B1-20",
+    "moves": ["32-28", "19-23", "28x19", "14x23"],
+    "claimed_result": "1-1"
+}))]
+pub struct JudgeRequest {
+    /// FEN of the position the game starts from; omitted = the variant's start position.
+    #[schema(example = "W:W31-50:B1-20")]
+    pub start_position: Option<String>,
+    /// The moves of the game in order, short or long notation (at most 1000).
+    #[schema(example = json!(["32-28", "19-23", "28x19", "14x23"]))]
+    pub moves: Vec<String>,
+    /// The declared result to check: `white_wins`, `black_wins`, `draw` or a PDN result
+    /// (`1-0`, `0-1`, `1/2-1/2`, `2-0`, `0-2`, `1-1`).
+    #[schema(example = "1-1")]
+    pub claimed_result: Option<ClaimedResult>,
+}
+
+/// The judge's verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum VerdictDto {
+    /// The rules end the game with a White win.
+    WhiteWins,
+    /// The rules end the game with a Black win.
+    BlackWins,
+    /// The rules end the game in a draw.
+    Draw,
+    /// Every move is legal but the rules do not end the game.
+    Undecided,
+    /// A move is not legal (see `invalid_move`).
+    Invalid,
+}
+
+impl From<Verdict> for VerdictDto {
+    fn from(v: Verdict) -> VerdictDto {
+        match v {
+            Verdict::WhiteWins => VerdictDto::WhiteWins,
+            Verdict::BlackWins => VerdictDto::BlackWins,
+            Verdict::Draw => VerdictDto::Draw,
+            Verdict::Undecided => VerdictDto::Undecided,
+            Verdict::Invalid => VerdictDto::Invalid,
+        }
+    }
+}
+
+/// Why the rules ended the game.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct ReasonDto {
+    /// Stable code: `NO_LEGAL_MOVES` or `REPETITION`.
+    #[schema(example = "NO_LEGAL_MOVES")]
+    pub code: String,
+    /// Human-readable explanation.
+    #[schema(example = "black, to move, has no legal move")]
+    pub description: String,
+}
+
+/// The first move that is not legal.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct InvalidMove {
+    /// 1-based ply of the move in the game.
+    #[schema(example = 3)]
+    pub ply: usize,
+    /// The move text as sent.
+    #[serde(rename = "move")]
+    #[schema(example = "28-22")]
+    pub move_text: String,
+    /// `illegal-move`, `ambiguous-move` or `unparsable-move`.
+    #[schema(example = "illegal-move")]
+    pub code: String,
+    /// Why the move was refused.
+    #[schema(example = "illegal move: 28-22 does not match any legal move; a capture is compulsory")]
+    pub reason: String,
+    /// The legal moves at that point, in canonical notation.
+    #[schema(example = json!(["28x19"]))]
+    pub legal_moves: Vec<String>,
+    /// Ambiguous move: the moves the text matches, in long notation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<String>>,
+}
+
+/// The judge's view of a claimed result.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Claim {
+    /// The claimed result as sent.
+    #[schema(example = "1-1")]
+    pub claimed: String,
+    /// Whether the moves prove the claim: true, false, or null when the moves do not decide
+    /// the game (then the result must come from resignation, time or agreement).
+    #[schema(example = json!(null))]
+    pub agrees: Option<bool>,
+    /// Explanation.
+    pub explanation: String,
+}
+
+/// The judgement of a game.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct JudgeResponse {
+    /// The variant id.
+    #[schema(example = "international")]
+    pub variant: String,
+    /// `white_wins`, `black_wins`, `draw`, `undecided` or `invalid`.
+    #[schema(example = "undecided")]
+    pub verdict: VerdictDto,
+    /// Why the rules ended the game; null when they did not.
+    pub reason: Option<ReasonDto>,
+    /// The result in PDN, in the variant's style (`1-0`/`2-0`...); `*` when undecided or
+    /// invalid.
+    #[schema(example = "*")]
+    pub result: String,
+    /// Number of moves legally played.
+    #[schema(example = 4)]
+    pub plies: usize,
+    /// The ply after which the rules ended the game (0 = the start position itself).
+    #[schema(example = json!(null))]
+    pub decided_at_ply: Option<usize>,
+    /// Moves sent after the game had ended; they are not judged.
+    #[schema(example = 0)]
+    pub moves_after_end: usize,
+    /// FEN of the position after the moves legally played.
+    #[schema(example = "W:W31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,15,16,17,18,20,23")]
+    pub final_position: String,
+    /// The side to move in the final position.
+    #[schema(example = "white")]
+    pub side_to_move: Side,
+    /// The moves legally played, in canonical notation.
+    #[schema(example = json!(["32-28", "19-23", "28x19", "14x23"]))]
+    pub moves: Vec<String>,
+    /// The first illegal move, when the verdict is `invalid`.
+    pub invalid_move: Option<InvalidMove>,
+    /// The claimed result checked against the verdict; null when no result was claimed.
+    pub claim: Option<Claim>,
+}
+
+fn pdn_result(v: &Variant, verdict: Verdict) -> &'static str {
+    match (v.spec().result_style, verdict) {
+        (ResultStyle::Default, Verdict::WhiteWins) => "1-0",
+        (ResultStyle::Default, Verdict::BlackWins) => "0-1",
+        (ResultStyle::Default, Verdict::Draw) => "1/2-1/2",
+        (ResultStyle::International, Verdict::WhiteWins) => "2-0",
+        (ResultStyle::International, Verdict::BlackWins) => "0-2",
+        (ResultStyle::International, Verdict::Draw) => "1-1",
+        (_, Verdict::Undecided | Verdict::Invalid) => "*",
+    }
+}
+
+fn verdict_words(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::WhiteWins => "White wins",
+        Verdict::BlackWins => "Black wins",
+        Verdict::Draw => "a draw",
+        Verdict::Undecided => "undecided",
+        Verdict::Invalid => "invalid",
+    }
+}
+
+fn describe_reason(v: &Variant, j: &Judgement, reason: Reason) -> String {
+    match reason {
+        Reason::NoLegalMoves => {
+            let side = j.final_position.side();
+            let winner = v.no_moves_winner(side);
+            format!(
+                "{}, to move, has no legal move (no pieces left or all blocked), so {} wins",
+                side.name(),
+                winner.name()
+            )
+        }
+        Reason::Repetition => format!(
+            "the same position with the same side to move occurred {} times",
+            v.rules().repetition
+        ),
+    }
+}
+
+fn check_claim(claimed: ClaimedResult, j: &Judgement) -> Claim {
+    let stated = claimed.verdict();
+    let (agrees, explanation) = match j.verdict {
+        Verdict::Undecided => (
+            None,
+            "the moves do not decide the game; the declared result must come from \
+             resignation, time or agreement"
+                .to_string(),
+        ),
+        Verdict::Invalid => (
+            Some(false),
+            format!(
+                "the game contains an illegal move at ply {}; no result can rest on it",
+                j.illegal.as_ref().map(|i| i.ply).unwrap_or(0)
+            ),
+        ),
+        actual if actual == stated => (
+            Some(true),
+            format!(
+                "the rules end the game with {}, as claimed",
+                verdict_words(actual)
+            ),
+        ),
+        actual => (
+            Some(false),
+            format!(
+                "the claim says {} but the rules end the game with {}",
+                verdict_words(stated),
+                verdict_words(actual)
+            ),
+        ),
+    };
+    Claim {
+        claimed: claimed.text(),
+        agrees,
+        explanation,
+    }
+}
+
+/// Judge a game: play its moves, apply the end-of-game and draw rules, and check the claimed
+/// result. An illegal move is a verdict (`invalid`), not an error.
+#[utoipa::path(
+    post,
+    path = "/v1/variants/{variant}/judge",
+    tag = "judge",
+    params(("variant" = String, Path, description = "Variant id", example = "international")),
+    request_body(content = JudgeRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The judgement (including `invalid` when a move is illegal)", body = JudgeResponse),
+        (status = 400, description = "Malformed JSON, wrong field types, unknown claimed result or invalid FEN", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body larger than 256 KiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "More than 1000 moves, or capture enumeration bound exceeded", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn judge(
+    path: web::Path<String>,
+    body: JsonBody<JudgeRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let req = body.0.ok_or_else(|| {
+        ApiError::invalid_body("the request body is empty; send a JSON object with 'moves'")
+    })?;
+    let v = find_variant(&path)?;
+    check_move_count(req.moves.len())?;
+    let start = parse_position(v, "start_position", req.start_position.as_deref())?;
+    let j = arbiter_rules::judge(v, start, &req.moves).map_err(|e| ApiError::capture_limit(&e))?;
+    let invalid_move = j.illegal.as_ref().map(|i| {
+        let problem = ApiError::bad_move(i.ply - 1, &i.text, i.error.clone());
+        let p = problem.problem();
+        InvalidMove {
+            ply: i.ply,
+            move_text: i.text.clone(),
+            code: p.code.clone(),
+            reason: p.reason.clone().unwrap_or_else(|| i.error.to_string()),
+            legal_moves: i.legal.clone(),
+            candidates: p.candidates.clone(),
+        }
+    });
+    let reason = j.reason.map(|r| ReasonDto {
+        code: r.code().to_string(),
+        description: describe_reason(v, &j, r),
+    });
+    let answer = JudgeResponse {
+        variant: v.id().to_string(),
+        verdict: j.verdict.into(),
+        reason,
+        result: pdn_result(v, j.verdict).to_string(),
+        plies: j.moves.len(),
+        decided_at_ply: j.decided_at_ply,
+        moves_after_end: j.moves_after_end,
+        final_position: v.fen(&j.final_position),
+        side_to_move: j.final_position.side().into(),
+        moves: j.moves.iter().map(|d| d.notation.clone()).collect(),
+        invalid_move,
+        claim: req.claimed_result.map(|c| check_claim(c, &j)),
+    };
+    Ok(HttpResponse::Ok().json(answer))
+}

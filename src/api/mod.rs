@@ -1,0 +1,230 @@
+//! HTTP resources, one file each, with their request and response types next to the handlers.
+//! Handlers only translate between JSON and the engine (`arbiter-rules`).
+
+pub mod health;
+pub mod judge;
+pub mod moves;
+pub mod play;
+pub mod variants;
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::dev::Payload;
+use actix_web::http::header;
+use actix_web::{web, FromRequest, HttpRequest};
+use arbiter_rules::{Color, Position, Status, Variant};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::errors::ApiError;
+
+/// Registers every API resource. Each path is a `web::resource` whose default service
+/// answers 405 with an `Allow` header.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::resource("/v1/variants")
+            .route(web::get().to(variants::list_variants))
+            .default_service(not_allowed("GET")),
+    )
+    .service(
+        web::resource("/v1/variants/{variant}")
+            .route(web::get().to(variants::get_variant))
+            .default_service(not_allowed("GET")),
+    )
+    .service(
+        web::resource("/v1/variants/{variant}/moves")
+            .route(web::get().to(moves::get_moves))
+            .route(web::post().to(moves::post_moves))
+            .default_service(not_allowed("GET, POST")),
+    )
+    .service(
+        web::resource("/v1/variants/{variant}/play")
+            .route(web::post().to(play::play))
+            .default_service(not_allowed("POST")),
+    )
+    .service(
+        web::resource("/v1/variants/{variant}/judge")
+            .route(web::post().to(judge::judge))
+            .default_service(not_allowed("POST")),
+    )
+    .service(
+        web::resource("/healthz")
+            .route(web::get().to(health::healthz))
+            .default_service(not_allowed("GET")),
+    )
+    .service(
+        web::resource("/readyz")
+            .route(web::get().to(health::readyz))
+            .default_service(not_allowed("GET")),
+    );
+}
+
+/// A default service answering 405 with `Allow: allow`.
+pub fn not_allowed(allow: &'static str) -> actix_web::Route {
+    web::route().to(move |req: HttpRequest| async move {
+        Err::<actix_web::HttpResponse, ApiError>(ApiError::method_not_allowed(
+            req.method().as_str(),
+            allow,
+        ))
+    })
+}
+
+/// The variant with this id, or the 404 problem listing the known ids.
+pub fn find_variant(id: &str) -> Result<&'static Variant, ApiError> {
+    arbiter_rules::variant(id).ok_or_else(|| ApiError::unknown_variant(id))
+}
+
+/// Parses an optional FEN (`None` = the start position) sent in `field`.
+pub fn parse_position(
+    variant: &Variant,
+    field: &str,
+    fen: Option<&str>,
+) -> Result<Position, ApiError> {
+    match fen {
+        None => Ok(variant.start()),
+        Some(text) => variant
+            .parse_fen(text)
+            .map_err(|e| ApiError::invalid_position(field, &e)),
+    }
+}
+
+/// A side. Sides are always "white" and "black", whatever the colours of a given set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        match c {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameState {
+    Ongoing,
+    WhiteWins,
+    BlackWins,
+    Draw,
+}
+
+/// The state of a position judged on its own (repetition needs the game's history: use
+/// `/judge` for that).
+#[derive(Clone, Debug, Serialize, serde::Deserialize, ToSchema)]
+pub struct PositionStatus {
+    /// `ongoing`, `white_wins`, `black_wins` or `draw`.
+    #[schema(example = "ongoing")]
+    pub state: GameState,
+    /// Why the game is over (`NO_LEGAL_MOVES`, `REPETITION`); null while it goes on.
+    #[schema(example = json!(null))]
+    pub reason: Option<String>,
+}
+
+impl From<Status> for PositionStatus {
+    fn from(s: Status) -> PositionStatus {
+        match s {
+            Status::Ongoing => PositionStatus {
+                state: GameState::Ongoing,
+                reason: None,
+            },
+            Status::Won { winner, reason } => PositionStatus {
+                state: match winner {
+                    Color::White => GameState::WhiteWins,
+                    Color::Black => GameState::BlackWins,
+                },
+                reason: Some(reason.code().to_string()),
+            },
+            Status::Drawn { reason } => PositionStatus {
+                state: GameState::Draw,
+                reason: Some(reason.code().to_string()),
+            },
+        }
+    }
+}
+
+/// The status of `pos`, or the capture-limit problem.
+pub fn position_status(variant: &Variant, pos: &Position) -> Result<PositionStatus, ApiError> {
+    arbiter_rules::status(variant, pos)
+        .map(PositionStatus::from)
+        .map_err(|e| ApiError::capture_limit(&e))
+}
+
+/// A JSON request body read by Arbiter itself, so that every failure is a problem document:
+/// `None` when the body is empty, 413 above the body limit, 415 when a Content-Type other than
+/// JSON is given, 400 for malformed JSON or the wrong shape (naming the field).
+pub struct JsonBody<T>(pub Option<T>);
+
+impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let content_type = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        let declared_length = req
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<usize>().ok());
+        let body = web::Bytes::from_request(req, payload);
+        Box::pin(async move {
+            if let Some(n) = declared_length {
+                if n > crate::config::MAX_BODY_BYTES {
+                    return Err(ApiError::payload_too_large(Some(n)));
+                }
+            }
+            let bytes = body.await.map_err(|e| {
+                if e.as_response_error().status_code()
+                    == actix_web::http::StatusCode::PAYLOAD_TOO_LARGE
+                {
+                    ApiError::payload_too_large(declared_length)
+                } else {
+                    ApiError::invalid_body(format!("the request body could not be read: {e}"))
+                }
+            })?;
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                return Ok(JsonBody(None));
+            }
+            if let Some(ct) = content_type.as_deref() {
+                if !is_json(ct) {
+                    return Err(ApiError::unsupported_media_type(ct));
+                }
+            }
+            let mut de = serde_json::Deserializer::from_slice(&bytes);
+            let value: T =
+                serde_path_to_error::deserialize(&mut de).map_err(crate::errors::json_error)?;
+            de.end().map_err(ApiError::malformed_json)?;
+            Ok(JsonBody(Some(value)))
+        })
+    }
+}
+
+fn is_json(content_type: &str) -> bool {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
+/// Checks the number of moves of a request against [`crate::config::MAX_MOVES`].
+pub fn check_move_count(n: usize) -> Result<(), ApiError> {
+    if n > crate::config::MAX_MOVES {
+        Err(ApiError::too_many_moves(n))
+    } else {
+        Ok(())
+    }
+}

@@ -1,0 +1,159 @@
+//! `GET|POST /v1/variants/{variant}/moves`: the legal moves of a position.
+
+use actix_web::{web, HttpResponse};
+use arbiter_rules::{DescribedMove, Position, Variant};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::{find_variant, parse_position, position_status, JsonBody, PositionStatus, Side};
+use crate::errors::{ApiError, Problem};
+
+/// The position whose moves are wanted.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"position": "W:W31-50:B1-20"}))]
+pub struct MovesRequest {
+    /// FEN of the position; omitted = the variant's start position.
+    #[schema(example = "W:W31-50:B1-20")]
+    pub position: Option<String>,
+}
+
+/// Query string of `GET /v1/variants/{variant}/moves`.
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct MovesQuery {
+    /// FEN of the position; omitted = the variant's start position.
+    #[param(example = "W:W31-50:B1-20")]
+    pub position: Option<String>,
+}
+
+/// A legal move.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct MoveInfo {
+    /// Canonical notation: short form unless another legal move has the same start and end.
+    #[schema(example = "32-28")]
+    pub notation: String,
+    /// Long form: every intermediate square of the canonical route.
+    #[schema(example = "32-28")]
+    pub long: String,
+    /// Start square.
+    #[schema(example = "32")]
+    pub from: String,
+    /// End square.
+    #[schema(example = "28")]
+    pub to: String,
+    /// The canonical route: start, intermediate squares and end.
+    #[schema(example = json!(["32", "28"]))]
+    pub route: Vec<String>,
+    /// The squares of the captured pieces, in the order of the route.
+    #[schema(example = json!([]))]
+    pub captured: Vec<String>,
+    /// Whether the moving man is crowned.
+    #[schema(example = false)]
+    pub promotion: bool,
+    /// FEN of the position after the move.
+    #[schema(example = "B:W28,31,33-50:B1-20")]
+    pub resulting_position: String,
+}
+
+impl MoveInfo {
+    /// Describes a legal move of `pos`.
+    pub fn of(v: &Variant, pos: &Position, d: &DescribedMove) -> MoveInfo {
+        let names = |cells: &[usize]| cells.iter().map(|&c| v.square_name(c)).collect();
+        MoveInfo {
+            notation: d.notation.clone(),
+            long: d.long.clone(),
+            from: v.square_name(d.mv.from as usize),
+            to: v.square_name(d.mv.to as usize),
+            route: names(&d.route),
+            captured: names(&d.captured),
+            promotion: d.mv.is_promotion(),
+            resulting_position: v.fen(&v.play(pos, &d.mv)),
+        }
+    }
+}
+
+/// A position and its legal moves.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct MovesResponse {
+    /// The variant id.
+    #[schema(example = "international")]
+    pub variant: String,
+    /// The position, as canonical FEN.
+    #[schema(example = "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20")]
+    pub position: String,
+    /// The side to move.
+    #[schema(example = "white")]
+    pub side_to_move: Side,
+    /// Whether the game is over in this position.
+    pub status: PositionStatus,
+    /// Every legal move (one per move identity).
+    pub moves: Vec<MoveInfo>,
+}
+
+/// The legal moves of `fen` (`None` = start position) in `variant`; shared with the CLI.
+pub fn list_moves(variant: &str, fen: Option<&str>) -> Result<MovesResponse, ApiError> {
+    let v = find_variant(variant)?;
+    let pos = parse_position(v, "position", fen)?;
+    let described = v
+        .describe_moves(&pos)
+        .map_err(|e| ApiError::capture_limit(&e))?;
+    Ok(MovesResponse {
+        variant: v.id().to_string(),
+        position: v.fen(&pos),
+        side_to_move: pos.side().into(),
+        status: position_status(v, &pos)?,
+        moves: described.iter().map(|d| MoveInfo::of(v, &pos, d)).collect(),
+    })
+}
+
+/// List the legal moves of a position (FEN in the query string).
+#[utoipa::path(
+    get,
+    path = "/v1/variants/{variant}/moves",
+    tag = "moves",
+    params(
+        ("variant" = String, Path, description = "Variant id", example = "international"),
+        MovesQuery,
+    ),
+    responses(
+        (status = 200, description = "The position, its status and its legal moves", body = MovesResponse),
+        (status = 400, description = "Invalid FEN or query string", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Capture enumeration bound exceeded", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn get_moves(
+    path: web::Path<String>,
+    query: web::Query<MovesQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let answer = list_moves(&path, query.position.as_deref())?;
+    Ok(HttpResponse::Ok().json(answer))
+}
+
+/// List the legal moves of a position (FEN in the body; an empty body or `{}` means the
+/// start position).
+#[utoipa::path(
+    post,
+    path = "/v1/variants/{variant}/moves",
+    tag = "moves",
+    params(("variant" = String, Path, description = "Variant id", example = "international")),
+    request_body(content = MovesRequest, description = "The position (optional)", content_type = "application/json"),
+    responses(
+        (status = 200, description = "The position, its status and its legal moves", body = MovesResponse),
+        (status = 400, description = "Malformed JSON, wrong field types or invalid FEN", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body larger than 256 KiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Capture enumeration bound exceeded", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn post_moves(
+    path: web::Path<String>,
+    body: JsonBody<MovesRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let req = body.0.unwrap_or_default();
+    let answer = list_moves(&path, req.position.as_deref())?;
+    Ok(HttpResponse::Ok().json(answer))
+}

@@ -1,0 +1,107 @@
+//! `POST /v1/variants/{variant}/play`: play one move or a sequence of moves.
+
+use actix_web::{web, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::{
+    check_move_count, find_variant, parse_position, position_status, JsonBody, PositionStatus,
+    Side,
+};
+use crate::errors::{ApiError, Problem};
+
+/// A position and the move(s) to play: exactly one of `move` and `moves`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"position": "W:W31-50:B1-20", "move": "32-28"}))]
+pub struct PlayRequest {
+    /// FEN of the position to play from; omitted = the variant's start position.
+    #[schema(example = "W:W31-50:B1-20")]
+    pub position: Option<String>,
+    /// One move, in short or long notation.
+    #[serde(rename = "move")]
+    #[schema(example = "32-28")]
+    pub single: Option<String>,
+    /// Several moves played in order (at most 1000).
+    #[schema(example = json!(["32-28", "19-23"]))]
+    pub moves: Option<Vec<String>>,
+}
+
+/// The position after the moves.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct PlayResponse {
+    /// The variant id.
+    #[schema(example = "international")]
+    pub variant: String,
+    /// FEN of the position after the moves.
+    #[schema(example = "B:W28,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20")]
+    pub position: String,
+    /// Canonical notation of each move played.
+    #[schema(example = json!(["32-28"]))]
+    pub moves: Vec<String>,
+    /// The side to move in the new position.
+    #[schema(example = "black")]
+    pub side_to_move: Side,
+    /// Whether the game is over in the new position (judged on its own; send the whole game
+    /// to `/judge` for draws by repetition).
+    pub status: PositionStatus,
+}
+
+/// Play one move (`move`) or several (`moves`) from a position.
+#[utoipa::path(
+    post,
+    path = "/v1/variants/{variant}/play",
+    tag = "play",
+    params(("variant" = String, Path, description = "Variant id", example = "international")),
+    request_body(content = PlayRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The new position", body = PlayResponse),
+        (status = 400, description = "Malformed JSON, wrong field types, both or neither of `move`/`moves`, or invalid FEN", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body larger than 256 KiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Illegal, ambiguous or unparsable move (with its index and the legal moves), more than 1000 moves, or capture enumeration bound exceeded", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn play(
+    path: web::Path<String>,
+    body: JsonBody<PlayRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let req = body.0.unwrap_or_default();
+    let v = find_variant(&path)?;
+    let texts = match (req.single, req.moves) {
+        (Some(m), None) => vec![m],
+        (None, Some(ms)) => ms,
+        (Some(_), Some(_)) => {
+            return Err(ApiError::invalid_body(
+                "give either 'move' or 'moves', not both",
+            ))
+        }
+        (None, None) => {
+            return Err(ApiError::invalid_body(
+                "missing the move to play: give 'move' (one move) or 'moves' (a list)",
+            ))
+        }
+    };
+    check_move_count(texts.len())?;
+    let mut pos = parse_position(v, "position", req.position.as_deref())?;
+    let mut played = Vec::with_capacity(texts.len());
+    for (index, text) in texts.iter().enumerate() {
+        let d = v
+            .parse_move(&pos, text)
+            .map_err(|e| ApiError::bad_move(index, text, e))
+            .map_err(|e| match v.describe_moves(&pos) {
+                Ok(ds) => e.with_legal_moves(ds.into_iter().map(|d| d.notation).collect()),
+                Err(_) => e,
+            })?;
+        pos = v.play(&pos, &d.mv);
+        played.push(d.notation);
+    }
+    Ok(HttpResponse::Ok().json(PlayResponse {
+        variant: v.id().to_string(),
+        position: v.fen(&pos),
+        moves: played,
+        side_to_move: pos.side().into(),
+        status: position_status(v, &pos)?,
+    }))
+}

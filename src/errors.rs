@@ -1,0 +1,435 @@
+//! RFC 9457 problem details (`application/problem+json`) for every error the service returns.
+//!
+//! Every failure has a stable `type` (`urn:arbiter:problem:<code>`) and `code`; extension
+//! members carry what a client needs to react (the known variants, the offending move and its
+//! index, the legal moves, the candidates of an ambiguous move, the bound that was exceeded).
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::ServiceResponse;
+use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::StatusCode;
+use actix_web::middleware::ErrorHandlerResponse;
+use actix_web::{HttpRequest, HttpResponse, ResponseError};
+use arbiter_rules::{FenError, GenError, MoveError};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::config::{MAX_BODY_BYTES, MAX_MOVES};
+
+/// The media type of every error response.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// An RFC 9457 problem: the body of every 4xx and 5xx response.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "type": "urn:arbiter:problem:unknown-variant",
+    "title": "Unknown variant",
+    "status": 404,
+    "detail": "there is no variant 'chess'; known variants: international, english, russian",
+    "code": "unknown-variant",
+    "known_variants": ["international", "english", "russian"]
+}))]
+pub struct Problem {
+    /// Stable URI identifying the kind of problem: `urn:arbiter:problem:<code>`.
+    #[serde(rename = "type")]
+    #[schema(example = "urn:arbiter:problem:illegal-move")]
+    pub problem_type: String,
+    /// Short human-readable summary of the kind of problem.
+    #[schema(example = "Illegal move")]
+    pub title: String,
+    /// The HTTP status code.
+    #[schema(example = 422)]
+    pub status: u16,
+    /// Human-readable explanation of this occurrence.
+    #[schema(example = "move 0 ('32-27'): illegal move: 32-27 does not match any legal move")]
+    pub detail: String,
+    /// Stable machine-readable code (the last segment of `type`).
+    #[schema(example = "illegal-move")]
+    pub code: String,
+    /// The request field or parameter at fault, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "position")]
+    pub field: Option<String>,
+    /// Unknown variant: the ids of every variant of the catalogue.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub known_variants: Option<Vec<String>>,
+    /// Move problems: the move text as sent.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    #[schema(example = "32-27")]
+    pub move_text: Option<String>,
+    /// Move problems: 0-based index of the move in the request (0 for `move`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = 0)]
+    pub index: Option<usize>,
+    /// Move problems: why the move was refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Move problems: every legal move of the position, in canonical notation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal_moves: Option<Vec<String>>,
+    /// Ambiguous move: every legal move the text matches, in long notation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<String>>,
+    /// Bound problems: the bound that was exceeded (bytes or moves).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u64>,
+    /// Wrong method: the methods the path accepts (also in the `Allow` header).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allowed_methods: Option<Vec<String>>,
+}
+
+/// An error answered with a problem document.
+#[derive(Clone, Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    problem: Problem,
+    allow: Option<&'static str>,
+}
+
+impl ApiError {
+    /// A problem with no extension members.
+    pub fn new(status: StatusCode, code: &str, title: &str, detail: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            problem: Problem {
+                problem_type: format!("urn:arbiter:problem:{code}"),
+                title: title.to_string(),
+                status: status.as_u16(),
+                detail: detail.into(),
+                code: code.to_string(),
+                field: None,
+                known_variants: None,
+                move_text: None,
+                index: None,
+                reason: None,
+                legal_moves: None,
+                candidates: None,
+                limit: None,
+                allowed_methods: None,
+            },
+            allow: None,
+        }
+    }
+
+    /// The problem document.
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    fn with_field(mut self, field: &str) -> Self {
+        self.problem.field = Some(field.to_string());
+        self
+    }
+
+    /// 404: no variant with this id.
+    pub fn unknown_variant(id: &str) -> Self {
+        let known: Vec<String> = arbiter_rules::ids().into_iter().map(String::from).collect();
+        let mut e = ApiError::new(
+            StatusCode::NOT_FOUND,
+            "unknown-variant",
+            "Unknown variant",
+            format!(
+                "there is no variant '{}'; known variants: {}",
+                clip(id),
+                known.join(", ")
+            ),
+        );
+        e.problem.known_variants = Some(known);
+        e
+    }
+
+    /// 400: a FEN the engine refuses; the detail is the engine's message.
+    pub fn invalid_position(field: &str, err: &FenError) -> Self {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid-position",
+            "Invalid position",
+            format!("{field}: {err}"),
+        )
+        .with_field(field)
+    }
+
+    /// 422: the capture-route enumeration bound of the engine was exceeded.
+    pub fn capture_limit(err: &GenError) -> Self {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "capture-limit",
+            "Capture enumeration bound exceeded",
+            err.to_string(),
+        )
+    }
+
+    /// 422 (or the capture-limit problem): a move that does not name exactly one legal move.
+    pub fn bad_move(index: usize, text: &str, err: MoveError) -> Self {
+        let reason = err.to_string();
+        let detail = format!("move {index} ('{}'): {reason}", clip(text));
+        let (code, title, legal, candidates) = match err {
+            MoveError::Gen(g) => return ApiError::capture_limit(&g),
+            MoveError::Syntax { .. } | MoveError::UnknownSquare { .. } => {
+                ("unparsable-move", "Unparsable move", None, None)
+            }
+            MoveError::Illegal { legal, .. } => ("illegal-move", "Illegal move", Some(legal), None),
+            MoveError::Ambiguous { candidates } => (
+                "ambiguous-move",
+                "Ambiguous move",
+                None,
+                Some(candidates),
+            ),
+        };
+        let mut e = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, title, detail);
+        e.problem.move_text = Some(clip(text));
+        e.problem.index = Some(index);
+        e.problem.reason = Some(reason);
+        e.problem.legal_moves = legal;
+        e.problem.candidates = candidates;
+        e
+    }
+
+    /// Adds the legal moves of the position to a move problem that lacks them.
+    pub fn with_legal_moves(mut self, legal: Vec<String>) -> Self {
+        if self.problem.move_text.is_some() && self.problem.legal_moves.is_none() {
+            self.problem.legal_moves = Some(legal);
+        }
+        self
+    }
+
+    /// 422: more moves than [`MAX_MOVES`] in one request.
+    pub fn too_many_moves(count: usize) -> Self {
+        let mut e = ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "too-many-moves",
+            "Too many moves",
+            format!("the request has {count} moves; at most {MAX_MOVES} moves are accepted per request"),
+        )
+        .with_field("moves");
+        e.problem.limit = Some(MAX_MOVES as u64);
+        e
+    }
+
+    /// 400: the body is not valid JSON.
+    pub fn malformed_json(detail: impl std::fmt::Display) -> Self {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "malformed-json",
+            "Malformed JSON",
+            format!("the request body is not valid JSON: {detail}"),
+        )
+    }
+
+    /// 400: the body is JSON but not the expected shape.
+    pub fn invalid_body(detail: impl Into<String>) -> Self {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid-body",
+            "Invalid request body",
+            detail,
+        )
+    }
+
+    /// 400: bad query string.
+    pub fn invalid_query(detail: impl std::fmt::Display) -> Self {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid-query",
+            "Invalid query string",
+            format!("the query string is not valid: {detail}"),
+        )
+    }
+
+    /// 413: body larger than [`MAX_BODY_BYTES`].
+    pub fn payload_too_large(length: Option<usize>) -> Self {
+        let sent = match length {
+            Some(n) => format!("the request body has {n} bytes; "),
+            None => "the request body is too large; ".to_string(),
+        };
+        let mut e = ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload-too-large",
+            "Request body too large",
+            format!(
+                "{sent}the limit is {MAX_BODY_BYTES} bytes ({} KiB)",
+                MAX_BODY_BYTES / 1024
+            ),
+        );
+        e.problem.limit = Some(MAX_BODY_BYTES as u64);
+        e
+    }
+
+    /// 415: the body is not sent as JSON.
+    pub fn unsupported_media_type(content_type: &str) -> Self {
+        ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported-media-type",
+            "Unsupported media type",
+            format!(
+                "the request body must be sent with Content-Type: application/json, not '{}'",
+                clip(content_type)
+            ),
+        )
+    }
+
+    /// 404: no such path.
+    pub fn not_found(path: &str) -> Self {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not-found",
+            "Not found",
+            format!(
+                "there is no resource at '{}'; the API is described at /api-docs/openapi.json",
+                clip(path)
+            ),
+        )
+    }
+
+    /// 405 with an `Allow` header.
+    pub fn method_not_allowed(method: &str, allow: &'static str) -> Self {
+        let mut e = ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method-not-allowed",
+            "Method not allowed",
+            format!(
+                "method {} is not allowed here; allowed: {allow}",
+                clip(method)
+            ),
+        );
+        e.problem.allowed_methods = Some(allow.split(", ").map(String::from).collect());
+        e.allow = Some(allow);
+        e
+    }
+
+    /// A problem for a status produced outside the handlers.
+    pub fn from_status(status: StatusCode) -> Self {
+        let title = status.canonical_reason().unwrap_or("Error");
+        let code = match status.as_u16() {
+            400 => "bad-request",
+            404 => "not-found",
+            405 => "method-not-allowed",
+            413 => "payload-too-large",
+            415 => "unsupported-media-type",
+            s if s >= 500 => "internal",
+            _ => "client-error",
+        };
+        let detail = if status.is_server_error() {
+            "the server failed to answer this request".to_string()
+        } else {
+            format!("the request failed: {title}")
+        };
+        ApiError::new(status, code, title, detail)
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.problem.code, self.problem.detail)
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    fn error_response(&self) -> HttpResponse<BoxBody> {
+        let mut res = HttpResponse::build(self.status);
+        res.insert_header((header::CONTENT_TYPE, PROBLEM_JSON));
+        if let Some(allow) = self.allow {
+            res.insert_header((header::ALLOW, allow));
+        }
+        let body = serde_json::to_vec(&self.problem).unwrap_or_else(|_| b"{}".to_vec());
+        res.body(body)
+    }
+}
+
+/// Shortens client text quoted in messages.
+pub fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(60).collect();
+    if out.len() < s.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// Maps a JSON deserialization error (with its path) to a 400 problem.
+pub fn json_error(err: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
+    let path = err.path().to_string();
+    let inner = err.into_inner();
+    match inner.classify() {
+        serde_json::error::Category::Data => {
+            let at = if path.is_empty() || path == "." {
+                String::new()
+            } else {
+                format!("field '{path}': ")
+            };
+            let mut e = ApiError::invalid_body(format!("{at}{inner}"));
+            if !at.is_empty() {
+                e = e.with_field(&path);
+            }
+            e
+        }
+        _ => ApiError::malformed_json(inner),
+    }
+}
+
+/// Error handler of actix's `JsonConfig`.
+pub fn json_config_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
+    match err {
+        JsonPayloadError::OverflowKnownLength { length, .. } => {
+            ApiError::payload_too_large(Some(length))
+        }
+        JsonPayloadError::Overflow { .. } => ApiError::payload_too_large(None),
+        JsonPayloadError::ContentType => ApiError::unsupported_media_type(""),
+        JsonPayloadError::Deserialize(e) => match e.classify() {
+            serde_json::error::Category::Data => ApiError::invalid_body(e.to_string()),
+            _ => ApiError::malformed_json(e),
+        },
+        other => ApiError::invalid_body(other.to_string()),
+    }
+    .into()
+}
+
+/// Error handler of actix's `QueryConfig`.
+pub fn query_config_error(err: QueryPayloadError, _req: &HttpRequest) -> actix_web::Error {
+    ApiError::invalid_query(err).into()
+}
+
+/// Error handler of actix's `PathConfig`.
+pub fn path_config_error(err: PathError, _req: &HttpRequest) -> actix_web::Error {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "invalid-path",
+        "Invalid path parameter",
+        err.to_string(),
+    )
+    .into()
+}
+
+/// Last line of defence: any 4xx/5xx response that is not already a problem document
+/// (produced by actix itself or a library) is rewritten as one.
+pub fn ensure_problem<B: MessageBody + 'static>(
+    res: ServiceResponse<B>,
+) -> actix_web::Result<ErrorHandlerResponse<B>> {
+    let is_problem = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with(PROBLEM_JSON));
+    if is_problem {
+        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+    }
+    let status = res.status();
+    let allow: Option<HeaderValue> = res.headers().get(header::ALLOW).cloned();
+    let (req, _old) = res.into_parts();
+    let mut new = ApiError::from_status(status).error_response();
+    if let Some(allow) = allow {
+        new.headers_mut().insert(header::ALLOW, allow);
+    }
+    Ok(ErrorHandlerResponse::Response(
+        ServiceResponse::new(req, new).map_into_right_body(),
+    ))
+}

@@ -1,0 +1,83 @@
+//! Arbiter: a stateless REST rules referee for draughts and its cousins.
+//!
+//! [`build`] binds an address and returns the server and its port (tests bind
+//! `127.0.0.1:0`); [`run`] builds and serves until shut down. The rules live in the
+//! `arbiter-rules` crate; this crate only translates HTTP and JSON.
+
+pub mod api;
+pub mod config;
+pub mod errors;
+pub mod openapi;
+pub mod telemetry;
+
+use std::net::TcpListener;
+
+use actix_web::dev::{Server, Service};
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::middleware::ErrorHandlers;
+use actix_web::{web, App, HttpMessage, HttpRequest, HttpResponse, HttpServer};
+use tracing_actix_web::{RequestId, TracingLogger};
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::config::{Config, MAX_BODY_BYTES};
+use crate::errors::ApiError;
+
+/// The response header carrying the request id.
+pub const REQUEST_ID_HEADER: &str = "x-request-id";
+
+/// Binds `config.addr` and builds the server (not yet running). Returns the server and the
+/// port actually bound (useful with port 0).
+pub fn build(config: &Config) -> std::io::Result<(Server, u16)> {
+    let listener = TcpListener::bind(&config.addr)?;
+    let port = listener.local_addr()?.port();
+    let doc = openapi::document();
+    let mut server = HttpServer::new(move || {
+        App::new()
+            .app_data(
+                web::JsonConfig::default()
+                    .limit(MAX_BODY_BYTES)
+                    .error_handler(errors::json_config_error),
+            )
+            .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
+            .app_data(web::QueryConfig::default().error_handler(errors::query_config_error))
+            .app_data(web::PathConfig::default().error_handler(errors::path_config_error))
+            .wrap(ErrorHandlers::new().default_handler(errors::ensure_problem))
+            .wrap_fn(|req, srv| {
+                let id = req.extensions().get::<RequestId>().map(|id| id.to_string());
+                let fut = srv.call(req);
+                async move {
+                    let mut res = fut.await?;
+                    if let Some(value) = id.and_then(|id| HeaderValue::from_str(&id).ok()) {
+                        res.headers_mut()
+                            .insert(HeaderName::from_static(REQUEST_ID_HEADER), value);
+                    }
+                    Ok(res)
+                }
+            })
+            .wrap(TracingLogger::default())
+            .configure(api::configure)
+            .service(
+                SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", doc.clone()),
+            )
+            .service(web::resource("/swagger-ui").route(web::get().to(|| async {
+                HttpResponse::PermanentRedirect()
+                    .insert_header(("Location", "/swagger-ui/"))
+                    .finish()
+            })))
+            .default_service(web::to(|req: HttpRequest| async move {
+                Err::<HttpResponse, ApiError>(ApiError::not_found(req.path()))
+            }))
+    })
+    .listen(listener)?;
+    if let Some(n) = config.workers {
+        server = server.workers(n);
+    }
+    Ok((server.run(), port))
+}
+
+/// Builds the server for `config` and serves until it is shut down.
+pub async fn run(config: Config) -> std::io::Result<()> {
+    let (server, port) = build(&config)?;
+    tracing::info!(addr = %config.addr, port, "arbiter listening");
+    server.await
+}

@@ -1,0 +1,28 @@
+//! Logging and tracing, set up in one place.
+//!
+//! `RUST_LOG` filters (default `info`); `ARBITER_LOG_FORMAT=json` writes one JSON object per
+//! line, anything else human-readable lines. Each request runs in a span carrying its request
+//! id (tracing-actix-web), which is also returned in the `x-request-id` response header; the
+//! span is logged when it closes, with the status code and latency.
+
+use tracing_subscriber::fmt::format::FmtSpan;
+use tracing_subscriber::EnvFilter;
+
+use crate::config::LogFormat;
+
+/// Installs the global subscriber. Calling it twice is harmless (the second call is ignored).
+pub fn init(format: LogFormat) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_span_events(FmtSpan::CLOSE)
+        .with_target(true);
+    let _ = match format {
+        LogFormat::Json => builder
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .try_init(),
+        LogFormat::Pretty => builder.try_init(),
+    };
+}
