@@ -28,17 +28,17 @@ impl Bits {
 
     #[inline(always)]
     pub fn contains(&self, cell: usize) -> bool {
-        (self.0[cell >> 6] >> (cell & 63)) & 1 != 0
+        (self.0[(cell >> 6) % WORDS] >> (cell & 63)) & 1 != 0
     }
 
     #[inline(always)]
     pub fn insert(&mut self, cell: usize) {
-        self.0[cell >> 6] |= 1u64 << (cell & 63);
+        self.0[(cell >> 6) % WORDS] |= 1u64 << (cell & 63);
     }
 
     #[inline(always)]
     pub fn remove(&mut self, cell: usize) {
-        self.0[cell >> 6] &= !(1u64 << (cell & 63));
+        self.0[(cell >> 6) % WORDS] &= !(1u64 << (cell & 63));
     }
 
     #[inline(always)]
@@ -76,6 +76,46 @@ impl Bits {
             r.0[i] &= !other.0[i];
         }
         r
+    }
+
+    /// Every cell id moved by `off` (positive: to higher ids); ids leaving the range
+    /// `0..MAX_CELLS` are dropped.
+    #[inline(always)]
+    pub fn shifted(self, off: i32) -> Bits {
+        if off.unsigned_abs() as usize >= MAX_CELLS {
+            return Bits::EMPTY;
+        }
+        if WORDS == 2 {
+            let v = self.0[0] as u128 | (self.0[1] as u128) << 64;
+            let r = if off >= 0 { v << off } else { v >> -off };
+            let mut out = [0u64; WORDS];
+            out[0] = r as u64;
+            out[WORDS - 1] = (r >> 64) as u64;
+            return Bits(out);
+        }
+        let words = (off.unsigned_abs() / 64) as usize;
+        let bits = off.unsigned_abs() % 64;
+        let mut r = [0u64; WORDS];
+        if off >= 0 {
+            for i in (words..WORDS).rev() {
+                let src = i - words;
+                let mut w = self.0[src] << bits;
+                if bits != 0 && src > 0 {
+                    w |= self.0[src - 1] >> (64 - bits);
+                }
+                r[i] = w;
+            }
+        } else {
+            for i in 0..WORDS - words {
+                let src = i + words;
+                let mut w = self.0[src] >> bits;
+                if bits != 0 && src + 1 < WORDS {
+                    w |= self.0[src + 1] << (64 - bits);
+                }
+                r[i] = w;
+            }
+        }
+        Bits(r)
     }
 
     /// The lowest cell in the set.
@@ -153,5 +193,10 @@ mod tests {
         assert_eq!(a.intersect(b), b);
         assert_eq!(Bits::EMPTY.first(), None);
         assert_eq!(b.first(), Some(64));
+        assert_eq!(a.shifted(1).iter().collect::<Vec<_>>(), vec![1, 6, 64, 65]);
+        assert_eq!(a.shifted(-6).iter().collect::<Vec<_>>(), vec![57, 58, 121]);
+        assert_eq!(a.shifted(70).iter().collect::<Vec<_>>(), vec![70, 75]);
+        assert_eq!(a.shifted(-64).iter().collect::<Vec<_>>(), vec![0, 63]);
+        assert_eq!(a.shifted(128), Bits::EMPTY);
     }
 }

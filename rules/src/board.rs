@@ -134,11 +134,8 @@ impl DirSet {
     }
 
     #[inline(always)]
-    pub fn iter(self) -> impl Iterator<Item = Dir> {
-        let m = self.0;
-        Dir::ALL
-            .into_iter()
-            .filter(move |d| m & (1 << *d as u8) != 0)
+    pub fn iter(self) -> DirIter {
+        DirIter(self.0)
     }
 
     /// Human-readable list of the directions.
@@ -150,6 +147,23 @@ impl DirSet {
             return "all eight directions (diagonal and orthogonal)".into();
         }
         self.iter().map(Dir::name).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// Iterator over the directions of a [`DirSet`].
+pub struct DirIter(u8);
+
+impl Iterator for DirIter {
+    type Item = Dir;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Dir> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(Dir::ALL[i])
     }
 }
 
@@ -179,14 +193,20 @@ pub enum Corner {
 pub struct Board {
     width: u8,
     height: u8,
-    /// (x, y) of each cell, with a1 = (0, 0), x to the right and y up as seen by White.
+    /// (x, y) of each cell id, with a1 = (0, 0), x to the right and y up as seen by White;
+    /// `(NONE, NONE)` for unused ids.
     coords: Vec<(u8, u8)>,
+    /// Number of cells.
+    count: usize,
+    shifts: Option<[i16; DIRS]>,
     /// `next[cell][dir]`: the neighbouring cell in that direction, or [`NONE`].
-    next: Vec<[u8; DIRS]>,
+    next: Box<[[u8; DIRS]; 256]>,
+    /// `jump[cell][dir]`: the neighbour and the cell after it, or [`NONE`]s.
+    jump: Box<[[[u8; 2]; DIRS]; 256]>,
     /// Flattened rays: `rays[ray_at[cell][dir] ..]`, `ray_len[cell][dir]` cells long.
     rays: Vec<u8>,
-    ray_at: Vec<[u16; DIRS]>,
-    ray_len: Vec<[u8; DIRS]>,
+    ray_at: Box<[[u16; DIRS]; 256]>,
+    ray_len: Box<[[u8; DIRS]; 256]>,
     /// Cell at each (x, y), or [`NONE`].
     by_xy: Vec<u8>,
     all: Bits,
@@ -196,6 +216,10 @@ impl Board {
     /// A W×H board whose playable squares are chosen by `squares`. On checkered boards the
     /// orthogonal neighbour of a square is two squares away (the next square of the same
     /// colour), on full boards it is adjacent.
+    ///
+    /// Cells are numbered in a padded row-major layout (with unused "ghost" ids past the end
+    /// of each row) so that every direction is a constant id offset; move generators use that
+    /// to move whole sets of men at once (see [`Board::shifts`]).
     pub fn checkered(width: u8, height: u8, squares: Squares) -> Board {
         let playable = |x: i32, y: i32| match squares {
             Squares::DarkA1 => (x + y) % 2 == 0,
@@ -203,22 +227,43 @@ impl Board {
             Squares::All => true,
         };
         let ortho = if squares == Squares::All { 1 } else { 2 };
-        let mut cells = Vec::new();
-        for y in 0..height as i32 {
-            for x in 0..width as i32 {
+        let (w, h) = (width as i32, height as i32);
+        // Padded ids: three ghost columns on checkered boards (so that a two-column orthogonal
+        // step off the edge lands on a ghost), one on full boards.
+        let padded = |x: i32, y: i32| -> i32 {
+            match squares {
+                Squares::DarkA1 => ((w + 3) * y + x) / 2,
+                Squares::LightA1 => ((w + 3) * y + x + 1) / 2,
+                Squares::All => (w + 1) * y + x,
+            }
+        };
+        let use_padding = (squares == Squares::All || width % 2 == 0)
+            && (padded(w - 1, h - 1) as usize) < MAX_CELLS.min(NONE as usize);
+        let mut coords: Vec<Option<(u8, u8)>> = Vec::new();
+        for y in 0..h {
+            for x in 0..w {
                 if playable(x, y) {
-                    cells.push((x as u8, y as u8));
+                    let id = if use_padding {
+                        padded(x, y) as usize
+                    } else {
+                        coords.len()
+                    };
+                    if coords.len() <= id {
+                        coords.resize(id + 1, None);
+                    }
+                    coords[id] = Some((x as u8, y as u8));
                 }
             }
         }
         let lookup = |x: i32, y: i32| -> Option<usize> {
-            if x < 0 || y < 0 || x >= width as i32 || y >= height as i32 || !playable(x, y) {
+            if x < 0 || y < 0 || x >= w || y >= h || !playable(x, y) {
                 return None;
             }
-            cells.iter().position(|&c| c == (x as u8, y as u8))
+            coords.iter().position(|&c| c == Some((x as u8, y as u8)))
         };
         let mut links = Vec::new();
-        for (i, &(x, y)) in cells.iter().enumerate() {
+        for (i, c) in coords.iter().enumerate() {
+            let Some((x, y)) = *c else { continue };
             for d in Dir::ALL {
                 let (mut dx, mut dy) = d.unit();
                 if dx == 0 || dy == 0 {
@@ -230,7 +275,7 @@ impl Board {
                 }
             }
         }
-        Board::from_links(width, height, cells, &links)
+        Board::from_links(width, height, coords, &links)
     }
 
     /// A W×H board on which every square is playable.
@@ -238,34 +283,35 @@ impl Board {
         Board::checkered(width, height, Squares::All)
     }
 
-    /// A board given as a graph: cells with coordinates (used for names and display only) and
-    /// directed links `(from, direction, to)`.
+    /// A board given as a graph: the coordinates of each cell id (`None` for an unused id;
+    /// coordinates serve names and display only) and directed links `(from, direction, to)`.
     ///
     /// # Panics
-    /// If there are more than [`MAX_CELLS`] cells or a link names a cell that does not exist.
+    /// If there are more than [`MAX_CELLS`] ids or a link names a cell that does not exist.
     /// Boards are built from the catalogue, never from client input.
     pub fn from_links(
         width: u8,
         height: u8,
-        coords: Vec<(u8, u8)>,
+        coords: Vec<Option<(u8, u8)>>,
         links: &[(usize, Dir, usize)],
     ) -> Board {
         let n = coords.len();
         assert!(n <= MAX_CELLS && n < NONE as usize, "board too large");
-        let mut next = vec![[NONE; DIRS]; n];
+        let all: Bits = (0..n).filter(|&c| coords[c].is_some()).collect();
+        let mut next = Box::new([[NONE; DIRS]; 256]);
         for &(a, d, b) in links {
-            assert!(a < n && b < n, "link to a missing cell");
+            assert!(all.contains(a) && all.contains(b), "link to a missing cell");
             next[a][d as usize] = b as u8;
         }
         let mut rays = Vec::new();
-        let mut ray_at = vec![[0u16; DIRS]; n];
-        let mut ray_len = vec![[0u8; DIRS]; n];
-        for c in 0..n {
+        let mut ray_at = Box::new([[0u16; DIRS]; 256]);
+        let mut ray_len = Box::new([[0u8; DIRS]; 256]);
+        for c in all.iter() {
             for d in 0..DIRS {
                 ray_at[c][d] = rays.len() as u16;
                 let mut cur = next[c][d];
                 let mut len = 0u8;
-                while cur != NONE && len < n as u8 {
+                while cur != NONE && (len as usize) < n {
                     rays.push(cur);
                     len += 1;
                     cur = next[cur as usize][d];
@@ -273,21 +319,71 @@ impl Board {
                 ray_len[c][d] = len;
             }
         }
+        let mut jump = Box::new([[[NONE; 2]; DIRS]; 256]);
+        for c in all.iter() {
+            for d in 0..DIRS {
+                let over = next[c][d];
+                if over != NONE && next[over as usize][d] != NONE {
+                    jump[c][d] = [over, next[over as usize][d]];
+                }
+            }
+        }
+        // Constant id offsets per direction, if the ids allow them.
+        let mut shifts = [i16::MAX; DIRS];
+        let mut consistent = true;
+        for d in 0..DIRS {
+            let off = all
+                .iter()
+                .find(|&c| next[c][d] != NONE)
+                .map(|c| next[c][d] as i32 - c as i32);
+            let Some(off) = off else { continue };
+            shifts[d] = off as i16;
+            for c in all.iter() {
+                let target = c as i32 + off;
+                let expected = if target >= 0
+                    && all.contains(target as usize % MAX_CELLS)
+                    && (target as usize) < MAX_CELLS
+                {
+                    target as u8
+                } else {
+                    NONE
+                };
+                if next[c][d] != expected {
+                    consistent = false;
+                }
+            }
+        }
         let mut by_xy = vec![NONE; width as usize * height as usize];
-        for (i, &(x, y)) in coords.iter().enumerate() {
-            by_xy[y as usize * width as usize + x as usize] = i as u8;
+        for (i, c) in coords.iter().enumerate() {
+            if let Some((x, y)) = *c {
+                by_xy[y as usize * width as usize + x as usize] = i as u8;
+            }
         }
         Board {
             width,
             height,
-            all: (0..n).collect(),
-            coords,
+            all,
+            count: all.len() as usize,
+            coords: coords
+                .into_iter()
+                .map(|c| c.unwrap_or((NONE, NONE)))
+                .collect(),
             next,
+            jump,
             rays,
             ray_at,
             ray_len,
             by_xy,
+            shifts: consistent.then_some(shifts),
         }
+    }
+
+    /// Constant id offsets per direction (`i16::MAX` for a direction without links), when
+    /// every link of the board follows them: `next(c, d) == c + shift[d]` whenever that is a
+    /// cell, and no link otherwise. Sets of cells can then be moved with one shift.
+    #[inline(always)]
+    pub fn shifts(&self) -> Option<&[i16; DIRS]> {
+        self.shifts.as_ref()
     }
 
     pub fn width(&self) -> u8 {
@@ -300,11 +396,16 @@ impl Board {
 
     /// Number of cells.
     pub fn len(&self) -> usize {
-        self.coords.len()
+        self.count
     }
 
     pub fn is_empty(&self) -> bool {
-        self.coords.is_empty()
+        self.count == 0
+    }
+
+    /// One more than the largest cell id.
+    pub fn id_bound(&self) -> usize {
+        self.coords.len()
     }
 
     /// All cells of the board.
@@ -315,14 +416,22 @@ impl Board {
     /// The neighbour of `cell` in direction `d`, or [`NONE`].
     #[inline(always)]
     pub fn next(&self, cell: usize, d: Dir) -> u8 {
-        self.next[cell][d as usize]
+        self.next[cell as u8 as usize][d as usize]
+    }
+
+    /// The neighbour of `cell` in direction `d` and the cell after it, or `[NONE, NONE]`
+    /// when either does not exist.
+    #[inline(always)]
+    pub fn jump(&self, cell: usize, d: Dir) -> [u8; 2] {
+        self.jump[cell as u8 as usize][d as usize]
     }
 
     /// The cells met going from `cell` in direction `d`, nearest first (not including `cell`).
     #[inline(always)]
     pub fn ray(&self, cell: usize, d: Dir) -> &[u8] {
-        let at = self.ray_at[cell][d as usize] as usize;
-        &self.rays[at..at + self.ray_len[cell][d as usize] as usize]
+        let c = cell as u8 as usize;
+        let at = self.ray_at[c][d as usize] as usize;
+        &self.rays[at..at + self.ray_len[c][d as usize] as usize]
     }
 
     /// (x, y) of a cell, a1 = (0, 0).
@@ -350,7 +459,7 @@ impl Board {
 
     /// The cells of a row (rank), counted from White's side (0 = rank 1).
     pub fn rank(&self, y: u8) -> Bits {
-        (0..self.len()).filter(|&c| self.coords[c].1 == y).collect()
+        self.all.iter().filter(|&c| self.coords[c].1 == y).collect()
     }
 
     /// Algebraic name of a cell: file letter and rank number from White's side (`a1`).
@@ -361,7 +470,7 @@ impl Board {
 
     /// Numeric names for every cell: 1.. along the rows, starting at `origin` as seen by White.
     pub fn numbering(&self, origin: Corner) -> Vec<u16> {
-        let mut order: Vec<usize> = (0..self.len()).collect();
+        let mut order: Vec<usize> = self.all.iter().collect();
         let key = |c: &usize| {
             let (x, y) = self.coords[*c];
             let row = match origin {
@@ -375,7 +484,7 @@ impl Board {
             (row, col)
         };
         order.sort_by_key(key);
-        let mut names = vec![0u16; self.len()];
+        let mut names = vec![0u16; self.id_bound()];
         for (i, c) in order.into_iter().enumerate() {
             names[c] = i as u16 + 1;
         }

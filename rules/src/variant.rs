@@ -109,8 +109,8 @@ impl Variant {
         let board = Board::checkered(spec.width, spec.height, spec.squares);
         let numbers = board.numbering(spec.numbering);
         let mut by_number = vec![u8::MAX; board.len() + 1];
-        for (cell, &n) in numbers.iter().enumerate() {
-            by_number[n as usize] = cell as u8;
+        for cell in board.cells().iter() {
+            by_number[numbers[cell] as usize] = cell as u8;
         }
         let promotion = match &spec.promotion {
             PromotionSquares::FarRank => [board.rank(spec.height - 1), board.rank(0)],

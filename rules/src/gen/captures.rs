@@ -92,7 +92,32 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             if self.rules.piece(kind).captures[self.color].is_empty() {
                 continue;
             }
-            for from in pos.pieces(me, kind).iter() {
+            let pr = *self.rules.piece(kind);
+            let mut pieces = pos.pieces(me, kind);
+            let short = pr.reach == Reach::Short;
+            if short {
+                if let Some(shifts) = self.board.shifts() {
+                    // Whole-set test: pieces with a capturable piece next to them and an
+                    // empty cell behind it, in any capture direction.
+                    let free = self.board.cells().minus(all);
+                    let targets = if pr.captures_kings {
+                        self.enemy
+                    } else {
+                        self.enemy.minus(self.enemy_kings)
+                    };
+                    let mut can = Bits::EMPTY;
+                    for d in pr.captures[self.color].iter() {
+                        let off = shifts[d as usize] as i32;
+                        can = can.union(targets.shifted(-off).intersect(free.shifted(-2 * off)));
+                    }
+                    pieces = pieces.intersect(can);
+                }
+            }
+            let quick = short && self.board.shifts().is_none();
+            for from in pieces.iter() {
+                if quick && !self.short_capture_from(from, kind) {
+                    continue;
+                }
                 self.from = from as u8;
                 self.start = kind;
                 let mut occ = all;
@@ -105,6 +130,25 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             }
         }
         Ok(())
+    }
+
+    /// Quick test: can a short-range piece standing on `from` capture at all? Most pieces in
+    /// most positions cannot, and this spares them the full search.
+    #[inline(always)]
+    fn short_capture_from(&self, from: usize, kind: Kind) -> bool {
+        let pr = self.rules.piece(kind);
+        let occ = self.occupied;
+        for d in pr.captures[self.color].iter() {
+            let [over, land] = self.board.jump(from, d);
+            if land != crate::board::NONE
+                && self.enemy.contains(over as usize)
+                && (!occ.contains(land as usize) || land as usize == from)
+                && (pr.captures_kings || !self.enemy_kings.contains(over as usize))
+            {
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether the piece on `cell` blocks a line, given the pieces captured so far.

@@ -27,10 +27,34 @@ pub(crate) fn quiet_moves(
         if dirs.is_empty() {
             continue;
         }
-        for from in pos.pieces(me, kind).iter() {
-            if kind == Kind::King && restricted && run.cell as usize == from {
+        let mut pieces = pos.pieces(me, kind);
+        if kind == Kind::King && restricted {
+            pieces.remove(run.cell as usize);
+        }
+        if pr.range == Range::Step {
+            if let Some(shifts) = board.shifts() {
+                // Whole-set steps: every piece moved one cell in each direction at once.
+                let free = board.cells().minus(occ);
+                for d in dirs.iter() {
+                    let off = shifts[d as usize] as i32;
+                    for to in pieces.shifted(off).intersect(free).iter() {
+                        out.push(Move {
+                            from: (to as i32 - off) as u8,
+                            to: to as u8,
+                            piece: kind,
+                            becomes: if kind == Kind::Man && promo.contains(to) {
+                                Kind::King
+                            } else {
+                                kind
+                            },
+                            captured: Bits::EMPTY,
+                        });
+                    }
+                }
                 continue;
             }
+        }
+        for from in pieces.iter() {
             let becomes = |to: usize| {
                 if kind == Kind::Man && promo.contains(to) {
                     Kind::King
