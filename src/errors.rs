@@ -175,12 +175,9 @@ impl ApiError {
                 ("unparsable-move", "Unparsable move", None, None)
             }
             MoveError::Illegal { legal, .. } => ("illegal-move", "Illegal move", Some(legal), None),
-            MoveError::Ambiguous { candidates } => (
-                "ambiguous-move",
-                "Ambiguous move",
-                None,
-                Some(candidates),
-            ),
+            MoveError::Ambiguous { candidates } => {
+                ("ambiguous-move", "Ambiguous move", None, Some(candidates))
+            }
         };
         let mut e = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, title, detail);
         e.problem.move_text = Some(clip(text));
@@ -205,7 +202,9 @@ impl ApiError {
             StatusCode::UNPROCESSABLE_ENTITY,
             "too-many-moves",
             "Too many moves",
-            format!("the request has {count} moves; at most {MAX_MOVES} moves are accepted per request"),
+            format!(
+                "the request has {count} moves; at most {MAX_MOVES} moves are accepted per request"
+            ),
         )
         .with_field("moves");
         e.problem.limit = Some(MAX_MOVES as u64);

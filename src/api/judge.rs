@@ -133,7 +133,9 @@ pub struct InvalidMove {
     #[schema(example = "illegal-move")]
     pub code: String,
     /// Why the move was refused.
-    #[schema(example = "illegal move: 28-22 does not match any legal move; a capture is compulsory")]
+    #[schema(
+        example = "illegal move: 28-22 does not match any legal move; a capture is compulsory"
+    )]
     pub reason: String,
     /// The legal moves at that point, in canonical notation.
     #[schema(example = json!(["28x19"]))]
@@ -182,7 +184,9 @@ pub struct JudgeResponse {
     #[schema(example = 0)]
     pub moves_after_end: usize,
     /// FEN of the position after the moves legally played.
-    #[schema(example = "W:W31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,15,16,17,18,20,23")]
+    #[schema(
+        example = "W:W31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,15,16,17,18,20,23"
+    )]
     pub final_position: String,
     /// The side to move in the final position.
     #[schema(example = "white")]

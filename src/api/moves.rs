@@ -81,7 +81,9 @@ pub struct MovesResponse {
     #[schema(example = "international")]
     pub variant: String,
     /// The position, as canonical FEN.
-    #[schema(example = "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20")]
+    #[schema(
+        example = "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"
+    )]
     pub position: String,
     /// The side to move.
     #[schema(example = "white")]

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{
-    check_move_count, find_variant, parse_position, position_status, JsonBody, PositionStatus,
-    Side,
+    check_move_count, find_variant, parse_position, position_status, resolve_move, JsonBody,
+    PositionStatus, Side,
 };
 use crate::errors::{ApiError, Problem};
 
@@ -34,7 +34,9 @@ pub struct PlayResponse {
     #[schema(example = "international")]
     pub variant: String,
     /// FEN of the position after the moves.
-    #[schema(example = "B:W28,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20")]
+    #[schema(
+        example = "B:W28,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"
+    )]
     pub position: String,
     /// Canonical notation of each move played.
     #[schema(example = json!(["32-28"]))]
@@ -87,8 +89,7 @@ pub async fn play(
     let mut pos = parse_position(v, "position", req.position.as_deref())?;
     let mut played = Vec::with_capacity(texts.len());
     for (index, text) in texts.iter().enumerate() {
-        let d = v
-            .parse_move(&pos, text)
+        let d = resolve_move(v, &pos, text)
             .map_err(|e| ApiError::bad_move(index, text, e))
             .map_err(|e| match v.describe_moves(&pos) {
                 Ok(ds) => e.with_legal_moves(ds.into_iter().map(|d| d.notation).collect()),

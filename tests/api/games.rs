@@ -1,0 +1,235 @@
+//! Whole games through /play and /judge.
+
+use serde_json::{json, Value};
+
+use crate::helpers::{ok_json, problem, spawn_app, TestApp};
+
+async fn judge(app: &TestApp, variant: &str, body: Value) -> Value {
+    ok_json(
+        app.post_json(&format!("/v1/variants/{variant}/judge"), &body)
+            .await,
+    )
+    .await
+}
+
+/// Kings shuffling back and forth: the start position occurs a third time after 8 plies.
+const SHUFFLE: [&str; 8] = [
+    "32-28", "1-5", "28-32", "5-1", "32-28", "1-5", "28-32", "5-1",
+];
+
+#[tokio::test]
+async fn threefold_repetition_is_a_draw() {
+    let app = spawn_app().await;
+    let body = judge(
+        &app,
+        "english",
+        json!({"start_position": "W:WK32:BK1", "moves": SHUFFLE, "claimed_result": "1/2-1/2"}),
+    )
+    .await;
+    assert_eq!(body["verdict"], "draw", "{body}");
+    assert_eq!(body["reason"]["code"], "REPETITION");
+    assert!(body["reason"]["description"]
+        .as_str()
+        .unwrap()
+        .contains('3'));
+    assert_eq!(body["result"], "1/2-1/2");
+    assert_eq!(body["plies"], 8);
+    assert_eq!(body["decided_at_ply"], 8);
+    assert_eq!(body["moves_after_end"], 0);
+    assert_eq!(body["final_position"], "W:WK32:BK1");
+    assert_eq!(body["claim"]["agrees"], true);
+    assert!(body["invalid_move"].is_null());
+}
+
+#[tokio::test]
+async fn moves_after_a_repetition_are_counted_not_judged() {
+    let app = spawn_app().await;
+    let mut moves: Vec<&str> = SHUFFLE.to_vec();
+    moves.extend(["32-28", "1-5"]);
+    let body = judge(
+        &app,
+        "english",
+        json!({"start_position": "W:WK32:BK1", "moves": moves, "claimed_result": "white_wins"}),
+    )
+    .await;
+    assert_eq!(body["verdict"], "draw");
+    assert_eq!(body["plies"], 8);
+    assert_eq!(body["moves_after_end"], 2);
+    assert_eq!(body["claim"]["agrees"], false);
+    assert_eq!(body["claim"]["claimed"], "white_wins");
+}
+
+#[tokio::test]
+async fn the_same_shuffle_through_play_is_only_a_position() {
+    let app = spawn_app().await;
+    let body = ok_json(
+        app.post_json(
+            "/v1/variants/english/play",
+            &json!({"position": "W:WK32:BK1", "moves": SHUFFLE}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(body["position"], "W:WK32:BK1");
+    assert_eq!(body["status"]["state"], "ongoing");
+    assert_eq!(body["moves"].as_array().unwrap().len(), 8);
+}
+
+#[tokio::test]
+async fn a_game_ending_with_no_legal_moves() {
+    let app = spawn_app().await;
+    let body = judge(
+        &app,
+        "international",
+        json!({"start_position": "W:W28:B23", "moves": ["28x19"], "claimed_result": "2-0"}),
+    )
+    .await;
+    assert_eq!(body["verdict"], "white_wins");
+    assert_eq!(body["reason"]["code"], "NO_LEGAL_MOVES");
+    assert_eq!(body["result"], "2-0");
+    assert_eq!(body["plies"], 1);
+    assert_eq!(body["decided_at_ply"], 1);
+    assert_eq!(body["final_position"], "B:W19:B");
+    assert_eq!(body["side_to_move"], "black");
+    assert_eq!(body["claim"]["agrees"], true);
+
+    // Through /play, the resulting status says the same.
+    let play = ok_json(
+        app.post_json(
+            "/v1/variants/international/play",
+            &json!({"position": "W:W28:B23", "move": "28x19"}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(
+        play["status"],
+        json!({"state": "white_wins", "reason": "NO_LEGAL_MOVES"})
+    );
+}
+
+#[tokio::test]
+async fn a_wrong_claim_is_refused() {
+    let app = spawn_app().await;
+    let body = judge(
+        &app,
+        "international",
+        json!({"start_position": "W:W28:B23", "moves": ["28x19", "1-7"], "claimed_result": "0-2"}),
+    )
+    .await;
+    assert_eq!(body["verdict"], "white_wins");
+    assert_eq!(body["moves_after_end"], 1);
+    assert_eq!(body["claim"]["agrees"], false);
+    assert!(body["claim"]["explanation"]
+        .as_str()
+        .unwrap()
+        .contains("White wins"));
+}
+
+#[tokio::test]
+async fn undecided_game_leaves_the_claim_open() {
+    let app = spawn_app().await;
+    let body = judge(
+        &app,
+        "international",
+        json!({"moves": ["32-28", "19-23", "28x19", "14x23"], "claimed_result": "1-1"}),
+    )
+    .await;
+    assert_eq!(body["verdict"], "undecided");
+    assert!(body["reason"].is_null());
+    assert_eq!(body["result"], "*");
+    assert_eq!(body["plies"], 4);
+    assert!(body["decided_at_ply"].is_null());
+    assert_eq!(body["moves"], json!(["32-28", "19-23", "28x19", "14x23"]));
+    assert!(body["claim"]["agrees"].is_null());
+    let why = body["claim"]["explanation"].as_str().unwrap();
+    assert!(why.contains("resignation, time or agreement"), "{why}");
+}
+
+#[tokio::test]
+async fn no_claim_means_claim_null() {
+    let app = spawn_app().await;
+    let body = judge(&app, "english", json!({"moves": ["11-15"]})).await;
+    assert_eq!(body["verdict"], "undecided");
+    assert!(body["claim"].is_null());
+    assert_eq!(body["side_to_move"], "white");
+}
+
+#[tokio::test]
+async fn an_illegal_move_is_an_invalid_verdict_not_an_error() {
+    let app = spawn_app().await;
+    let body = judge(
+        &app,
+        "international",
+        json!({"moves": ["32-28", "19-23", "28-22"], "claimed_result": "2-0"}),
+    )
+    .await;
+    assert_eq!(body["verdict"], "invalid");
+    assert_eq!(body["result"], "*");
+    assert_eq!(body["plies"], 2);
+    let bad = &body["invalid_move"];
+    assert_eq!(bad["ply"], 3);
+    assert_eq!(bad["move"], "28-22");
+    assert_eq!(bad["code"], "illegal-move");
+    assert_eq!(bad["legal_moves"], json!(["28x19"]));
+    assert_eq!(body["claim"]["agrees"], false);
+}
+
+#[tokio::test]
+async fn an_ambiguous_move_in_a_game_lists_candidates() {
+    let app = spawn_app().await;
+    let body = judge(
+        &app,
+        "international",
+        json!({"start_position": "W:WK47:B14,19,29,31,42", "moves": ["47x36"]}),
+    )
+    .await;
+    assert_eq!(body["verdict"], "invalid");
+    assert_eq!(body["invalid_move"]["code"], "ambiguous-move");
+    assert_eq!(
+        body["invalid_move"]["candidates"].as_array().unwrap().len(),
+        2
+    );
+}
+
+#[tokio::test]
+async fn judge_request_errors() {
+    let app = spawn_app().await;
+    let path = "/v1/variants/international/judge";
+    problem(
+        app.post_json(path, &json!({"moves": ["32-28"], "claimed_result": "3-0"}))
+            .await,
+        400,
+        "invalid-body",
+    )
+    .await;
+    problem(app.post_json(path, &json!({})).await, 400, "invalid-body").await;
+    problem(
+        app.post_json(path, &json!({"start_position": "W:Z1", "moves": []}))
+            .await,
+        400,
+        "invalid-position",
+    )
+    .await;
+    let moves: Vec<&str> = std::iter::repeat_n("32-28", 1001).collect();
+    problem(
+        app.post_json(path, &json!({"moves": moves})).await,
+        422,
+        "too-many-moves",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_decided_start_position_is_decided_at_ply_zero() {
+    let app = spawn_app().await;
+    let body = judge(
+        &app,
+        "international",
+        json!({"start_position": "B:W19:B", "moves": ["1-7"]}),
+    )
+    .await;
+    assert_eq!(body["verdict"], "white_wins");
+    assert_eq!(body["decided_at_ply"], 0);
+    assert_eq!(body["moves_after_end"], 1);
+}

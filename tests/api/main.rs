@@ -1,0 +1,10 @@
+//! HTTP integration tests: each test starts the real server on 127.0.0.1:0 and talks HTTP.
+
+mod errors;
+mod games;
+mod health;
+mod helpers;
+mod moves;
+mod openapi;
+mod play;
+mod variants;

@@ -1,0 +1,100 @@
+//! The committed API document matches the code, and its examples work.
+
+use serde_json::Value;
+
+use crate::helpers::{ok_json, spawn_app};
+
+#[test]
+fn committed_document_is_up_to_date() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.json");
+    let committed = std::fs::read_to_string(path).unwrap_or_default();
+    let generated = arbiter::openapi::document_json();
+    assert!(
+        committed.trim_end() == generated.trim_end(),
+        "openapi/openapi.json differs from the API the code serves; regenerate it with\n\n    \
+         cargo run -- openapi > openapi/openapi.json\n\nand commit the result"
+    );
+}
+
+#[test]
+fn problem_schema_is_declared_once_and_referenced_by_error_responses() {
+    let doc: Value = serde_json::from_str(&arbiter::openapi::document_json()).unwrap();
+    assert!(doc["components"]["schemas"]["Problem"].is_object());
+    let mut refs = 0;
+    for (_, item) in doc["paths"].as_object().unwrap() {
+        for (_, op) in item.as_object().unwrap() {
+            for (status, res) in op["responses"].as_object().unwrap() {
+                if status.starts_with('4') || status.starts_with('5') {
+                    let schema = &res["content"]["application/problem+json"]["schema"]["$ref"];
+                    assert_eq!(schema, "#/components/schemas/Problem", "{status}");
+                    refs += 1;
+                }
+            }
+        }
+    }
+    assert!(refs >= 10, "{refs}");
+}
+
+/// Calls every operation with the examples of its parameters and request body, as Swagger UI's
+/// "Try it out" does, and expects a 2xx answer.
+#[tokio::test]
+async fn every_example_is_accepted() {
+    let app = spawn_app().await;
+    let doc = ok_json(app.get("/api-docs/openapi.json").await).await;
+    let mut calls = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let mut url = path.clone();
+            let mut query = Vec::new();
+            for p in op["parameters"].as_array().cloned().unwrap_or_default() {
+                let name = p["name"].as_str().unwrap();
+                let example = p["example"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{method} {path}: parameter {name} has no example"))
+                    .to_string();
+                match p["in"].as_str().unwrap() {
+                    "path" => url = url.replace(&format!("{{{name}}}"), &example),
+                    "query" => query.push((name.to_string(), example)),
+                    other => panic!("unexpected parameter location {other}"),
+                }
+            }
+            let mut req = app
+                .client
+                .request(method.to_uppercase().parse().unwrap(), app.url(&url))
+                .query(&query);
+            if let Some(content) = op["requestBody"]["content"]["application/json"].as_object() {
+                let schema_ref = content["schema"]["$ref"].as_str().unwrap();
+                let name = schema_ref.rsplit('/').next().unwrap();
+                let example = &doc["components"]["schemas"][name]["example"];
+                assert!(
+                    example.is_object(),
+                    "{method} {path}: {name} has no example"
+                );
+                req = req.json(example);
+            }
+            let res = req.send().await.unwrap();
+            let status = res.status();
+            let body = res.text().await.unwrap();
+            assert!(status.is_success(), "{method} {url}: {status} {body}");
+            calls += 1;
+        }
+    }
+    assert_eq!(calls, 8);
+}
+
+#[tokio::test]
+async fn response_examples_match_the_engine() {
+    // The examples of MoveInfo and the request examples agree with what the server answers.
+    let app = spawn_app().await;
+    let doc = ok_json(app.get("/api-docs/openapi.json").await).await;
+    let example = &doc["components"]["schemas"]["MoveInfo"]["example"];
+    let answer = ok_json(app.get("/v1/variants/international/moves").await).await;
+    if example.is_object() {
+        let found = answer["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m == example);
+        assert!(found, "MoveInfo example {example} is not a real move");
+    }
+}

@@ -1,0 +1,176 @@
+use serde_json::json;
+
+use crate::helpers::{ok_json, problem, spawn_app};
+
+#[tokio::test]
+async fn one_move_from_the_start() {
+    let app = spawn_app().await;
+    let body = ok_json(
+        app.post_json("/v1/variants/international/play", &json!({"move": "32-28"}))
+            .await,
+    )
+    .await;
+    assert_eq!(body["moves"], json!(["32-28"]));
+    assert_eq!(body["side_to_move"], "black");
+    assert_eq!(body["status"]["state"], "ongoing");
+    let pos = body["position"].as_str().unwrap();
+    assert!(pos.starts_with("B:W28,31,33,"), "{pos}");
+    // The new position has 9 legal moves for Black.
+    let next = ok_json(
+        app.post_json(
+            "/v1/variants/international/moves",
+            &json!({"position": pos}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(next["moves"].as_array().unwrap().len(), 9);
+}
+
+#[tokio::test]
+async fn a_sequence_of_moves_with_a_capture() {
+    let app = spawn_app().await;
+    let body = ok_json(
+        app.post_json(
+            "/v1/variants/international/play",
+            &json!({"position": "W:W31-50:B1-20", "moves": ["32-28", "19-23", "28x19", "14x23"]}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(body["moves"], json!(["32-28", "19-23", "28x19", "14x23"]));
+    assert_eq!(body["side_to_move"], "white");
+    let pos = body["position"].as_str().unwrap();
+    assert!(pos.contains(",23"), "{pos}");
+    assert!(!pos.contains(",14,"), "{pos}");
+}
+
+#[tokio::test]
+async fn long_form_is_accepted_and_answered_canonically() {
+    let app = spawn_app().await;
+    let body = ok_json(
+        app.post_json(
+            "/v1/variants/international/play",
+            &json!({"position": "W:WK47:B14,19,29,31,42", "move": "47x38x24x13x36"}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(body["moves"], json!(["47x38x24x13x36"]));
+    assert_eq!(body["position"], "B:WK36:B14");
+}
+
+#[tokio::test]
+async fn english_opening() {
+    let app = spawn_app().await;
+    let body = ok_json(
+        app.post_json(
+            "/v1/variants/english/play",
+            &json!({"moves": ["11-15", "23-19", "8-11", "22-17"]}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(body["side_to_move"], "black");
+    assert_eq!(body["moves"].as_array().unwrap().len(), 4);
+}
+
+#[tokio::test]
+async fn illegal_move_is_a_422_with_index_and_legal_moves() {
+    let app = spawn_app().await;
+    let body = problem(
+        app.post_json(
+            "/v1/variants/international/play",
+            &json!({"moves": ["32-28", "19-23", "28-22"]}),
+        )
+        .await,
+        422,
+        "illegal-move",
+    )
+    .await;
+    assert_eq!(body["move"], "28-22");
+    assert_eq!(body["index"], 2);
+    assert_eq!(body["legal_moves"], json!(["28x19"]));
+    assert!(
+        body["reason"].as_str().unwrap().contains("compulsory"),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn ambiguous_move_lists_the_candidates() {
+    let app = spawn_app().await;
+    let body = problem(
+        app.post_json(
+            "/v1/variants/international/play",
+            &json!({"position": "W:WK47:B14,19,29,31,42", "move": "47x36"}),
+        )
+        .await,
+        422,
+        "ambiguous-move",
+    )
+    .await;
+    assert_eq!(body["move"], "47x36");
+    assert_eq!(body["index"], 0);
+    let mut c: Vec<&str> = body["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    c.sort();
+    assert_eq!(c, vec!["47x38x20x9x36", "47x38x24x13x36"]);
+    assert_eq!(body["legal_moves"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn unparsable_move_is_a_422() {
+    let app = spawn_app().await;
+    for text in ["hello", "32-99", ""] {
+        let body = problem(
+            app.post_json("/v1/variants/international/play", &json!({"move": text}))
+                .await,
+            422,
+            "unparsable-move",
+        )
+        .await;
+        assert_eq!(body["move"], text);
+        assert_eq!(body["index"], 0);
+        assert_eq!(body["legal_moves"].as_array().unwrap().len(), 9);
+    }
+}
+
+#[tokio::test]
+async fn move_and_moves_together_or_neither_is_a_400() {
+    let app = spawn_app().await;
+    let path = "/v1/variants/international/play";
+    problem(
+        app.post_json(path, &json!({"move": "32-28", "moves": ["32-28"]}))
+            .await,
+        400,
+        "invalid-body",
+    )
+    .await;
+    problem(app.post_json(path, &json!({})).await, 400, "invalid-body").await;
+    problem(
+        app.post_raw(path, None, Vec::new()).await,
+        400,
+        "invalid-body",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn more_than_1000_moves_is_a_422_naming_the_bound() {
+    let app = spawn_app().await;
+    let moves: Vec<&str> = std::iter::repeat_n("32-28", 1001).collect();
+    let body = problem(
+        app.post_json("/v1/variants/international/play", &json!({"moves": moves}))
+            .await,
+        422,
+        "too-many-moves",
+    )
+    .await;
+    assert_eq!(body["limit"], 1000);
+    assert!(body["detail"].as_str().unwrap().contains("1000"));
+}

@@ -1,0 +1,56 @@
+use crate::helpers::{ok_json, problem, spawn_app};
+
+#[tokio::test]
+async fn the_catalogue_lists_every_engine_variant() {
+    let app = spawn_app().await;
+    let body = ok_json(app.get("/v1/variants").await).await;
+    let ids: Vec<&str> = body["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, arbiter_rules::ids());
+    assert!(ids.contains(&"international") && ids.contains(&"english"));
+}
+
+#[tokio::test]
+async fn international_is_described() {
+    let app = spawn_app().await;
+    let v = ok_json(app.get("/v1/variants/international").await).await;
+    assert_eq!(v["id"], "international");
+    assert_eq!(v["board"]["width"], 10);
+    assert_eq!(v["board"]["height"], 10);
+    assert_eq!(v["board"]["squares"], "numeric");
+    assert_eq!(v["first_mover"], "white");
+    let start = v["start_position"].as_str().unwrap();
+    assert!(start.starts_with("W:W31,32,"), "{start}");
+    assert_eq!(v["pdn_game_type"], "20,W,10,10,N2,0");
+    assert!(v["rules"]["end_of_game"].as_str().is_some());
+    assert!(v["rules"]["men"].as_str().is_some());
+    assert!(!v["sources"].as_array().unwrap().is_empty());
+    assert!(v["notes"].is_array());
+    assert_eq!(v["provisional"], false);
+    assert!(v["provisional_reason"].is_null());
+}
+
+#[tokio::test]
+async fn english_black_moves_first() {
+    let app = spawn_app().await;
+    let v = ok_json(app.get("/v1/variants/english").await).await;
+    assert_eq!(v["first_mover"], "black");
+    assert_eq!(v["board"]["width"], 8);
+    assert_eq!(
+        v["start_position"].as_str().unwrap().chars().next(),
+        Some('B')
+    );
+}
+
+#[tokio::test]
+async fn unknown_variant_is_a_404_listing_the_known_ids() {
+    let app = spawn_app().await;
+    let body = problem(app.get("/v1/variants/chess").await, 404, "unknown-variant").await;
+    let known = body["known_variants"].as_array().unwrap();
+    assert!(known.iter().any(|k| k == "international"));
+    assert!(body["detail"].as_str().unwrap().contains("chess"));
+}
