@@ -81,6 +81,7 @@ impl Bits {
     /// Every cell id moved by `off` (positive: to higher ids); ids leaving the range
     /// `0..MAX_CELLS` are dropped.
     #[inline(always)]
+    #[allow(clippy::needless_range_loop)]
     pub fn shifted(self, off: i32) -> Bits {
         if off.unsigned_abs() as usize >= MAX_CELLS {
             return Bits::EMPTY;

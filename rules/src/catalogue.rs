@@ -19,8 +19,6 @@ enum KingStyle {
     Short,
     /// Any distance; lands on any empty square behind (International, Russian...).
     Flying,
-    /// Any distance; lands only on the square right behind (Thai).
-    FlyingBehind,
 }
 
 /// A ruleset of the diagonal family (`diagonal.md` §1), from its parameters.
@@ -49,7 +47,6 @@ fn diagonal(
     let (range, reach) = match king {
         KingStyle::Short => (Range::Step, Reach::Short),
         KingStyle::Flying => (Range::Slide, Reach::Flying(Landing::Any)),
-        KingStyle::FlyingBehind => (Range::Slide, Reach::Flying(Landing::Behind)),
     };
     let king = PieceRules {
         moves: [DirSet::DIAGONAL; 2],

@@ -137,9 +137,8 @@ impl Variant {
     fn pdn_route(&self, r: &Route) -> Vec<usize> {
         let mut sq = vec![r.from as usize];
         for (i, j) in r.jumps.iter().enumerate() {
-            if i + 1 == r.jumps.len() {
-                sq.push(j.to as usize);
-            } else if r.jumps[i + 1].dir != j.dir {
+            let turns_or_ends = r.jumps.get(i + 1).is_none_or(|n| n.dir != j.dir);
+            if turns_or_ends {
                 sq.push(j.to as usize);
             } else {
                 sq.push(self.board().next(j.over as usize, j.dir) as usize);
@@ -148,22 +147,24 @@ impl Variant {
         sq
     }
 
-    /// Every cell a route passes over or lands on (captured pieces excluded), in order.
-    fn traversal(&self, r: &Route) -> Vec<usize> {
-        let mut out = Vec::new();
-        let mut cur = r.from as usize;
-        for j in &r.jumps {
-            for &c in self.board().ray(cur, j.dir) {
-                if c != j.over {
-                    out.push(c as usize);
+    /// For each jump of a route, the cells that may name it as an intermediate square: the
+    /// run from the cell right behind the captured piece to the landing cell. PDN writes the
+    /// turning square, or the square right behind the piece when going straight on; both lie
+    /// in this run.
+    fn jump_regions(&self, r: &Route) -> Vec<Vec<usize>> {
+        r.jumps
+            .iter()
+            .map(|j| {
+                let mut region = Vec::new();
+                for &c in self.board().ray(j.over as usize, j.dir) {
+                    region.push(c as usize);
+                    if c == j.to {
+                        break;
+                    }
                 }
-                if c == j.to {
-                    break;
-                }
-            }
-            cur = j.to as usize;
-        }
-        out
+                region
+            })
+            .collect()
     }
 
     fn squares_text(&self, squares: &[usize], capture: bool) -> String {
@@ -252,7 +253,7 @@ impl Variant {
                 }
                 routes
                     .iter()
-                    .any(|r| is_subsequence(inner, &self.traversal(r)))
+                    .any(|r| names_jumps(inner, &self.jump_regions(r)))
             })
             .map(|(i, _)| i)
             .collect();
@@ -282,7 +283,8 @@ impl Variant {
     }
 }
 
-fn is_subsequence(needle: &[usize], hay: &[usize]) -> bool {
-    let mut it = hay.iter();
-    needle.iter().all(|n| it.any(|h| h == n))
+/// Whether the intermediate squares name distinct jumps of a route, in order.
+fn names_jumps(inner: &[usize], regions: &[Vec<usize>]) -> bool {
+    let mut it = regions.iter();
+    inner.iter().all(|sq| it.any(|region| region.contains(sq)))
 }

@@ -1,0 +1,184 @@
+//! Rule cases from `tests/data/rule_cases.txt`: positions written by hand from the rules, with
+//! the legal moves, captures, promotions and results the rules demand.
+
+use std::collections::BTreeSet;
+
+use arbiter_rules::{status, variant, MoveError, Position, Status, Variant};
+
+struct Case {
+    title: String,
+    line: usize,
+    directives: Vec<(usize, String, String)>,
+}
+
+fn cases() -> Vec<Case> {
+    let text = include_str!("data/rule_cases.txt");
+    let mut out: Vec<Case> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(title) = line.strip_prefix('[') {
+            out.push(Case {
+                title: title.trim_end_matches(']').to_string(),
+                line: i + 1,
+                directives: Vec::new(),
+            });
+            continue;
+        }
+        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+        out.last_mut()
+            .expect("directive before the first case")
+            .directives
+            .push((i + 1, key.to_string(), rest.trim().to_string()));
+    }
+    out
+}
+
+fn parse(v: &Variant, pos: &Position, text: &str, ctx: &str) -> arbiter_rules::DescribedMove {
+    v.parse_move(pos, text)
+        .unwrap_or_else(|e| panic!("{ctx}: '{text}' should name one legal move: {e}"))
+}
+
+fn run_case(case: &Case) {
+    let mut v: Option<&Variant> = None;
+    let mut pos: Option<Position> = None;
+    for (line, key, rest) in &case.directives {
+        let ctx = format!("[{}] line {line}", case.title);
+        if key == "variant" {
+            v = Some(variant(rest).unwrap_or_else(|| panic!("{ctx}: unknown variant")));
+            continue;
+        }
+        let v = v.unwrap_or_else(|| panic!("{ctx}: no variant yet"));
+        if key == "fen" {
+            pos = Some(
+                v.parse_fen(rest)
+                    .unwrap_or_else(|e| panic!("{ctx}: bad FEN: {e}")),
+            );
+            continue;
+        }
+        let p = pos.unwrap_or_else(|| panic!("{ctx}: no position yet"));
+        let legal = v.describe_moves(&p).expect("generation");
+        match key.as_str() {
+            "moves" => {
+                let named: Vec<_> = rest
+                    .split_whitespace()
+                    .map(|t| parse(v, &p, t, &ctx).mv)
+                    .collect();
+                let distinct: BTreeSet<String> = named.iter().map(|m| format!("{m:?}")).collect();
+                assert_eq!(
+                    distinct.len(),
+                    named.len(),
+                    "{ctx}: two texts name one move"
+                );
+                let all: Vec<String> = legal.iter().map(|d| d.notation.clone()).collect();
+                assert_eq!(
+                    named.len(),
+                    legal.len(),
+                    "{ctx}: expected exactly these moves, the engine has {all:?}"
+                );
+            }
+            "count" => {
+                let all: Vec<String> = legal.iter().map(|d| d.notation.clone()).collect();
+                assert_eq!(
+                    legal.len(),
+                    rest.parse::<usize>().unwrap(),
+                    "{ctx}: moves {all:?}"
+                );
+            }
+            "promotes" => {
+                let (m, yes) = rest.split_once(' ').unwrap();
+                let d = parse(v, &p, m, &ctx);
+                assert_eq!(d.mv.is_promotion(), yes == "yes", "{ctx}: promotion of {m}");
+            }
+            "captures" => {
+                let mut words = rest.split_whitespace();
+                let m = words.next().unwrap();
+                let d = parse(v, &p, m, &ctx);
+                let want: BTreeSet<usize> = words
+                    .map(|s| {
+                        v.parse_square(s)
+                            .unwrap_or_else(|| panic!("{ctx}: square {s}"))
+                    })
+                    .collect();
+                let got: BTreeSet<usize> = d.mv.captured.iter().collect();
+                assert_eq!(got, want, "{ctx}: captured set of {m}");
+                let in_order: BTreeSet<usize> = d.captured.iter().copied().collect();
+                assert_eq!(in_order, want, "{ctx}: captured list of {m}");
+            }
+            "play" => {
+                let (m, fen) = rest.split_once("=>").unwrap();
+                let d = parse(v, &p, m.trim(), &ctx);
+                let want = v.parse_fen(fen.trim()).unwrap();
+                let got = v.play(&p, &d.mv);
+                assert_eq!(v.fen(&got), v.fen(&want), "{ctx}: position after {m}");
+            }
+            "notation" => {
+                let (m, want) = rest.split_once("=>").unwrap();
+                let d = parse(v, &p, m.trim(), &ctx);
+                assert_eq!(d.notation, want.trim(), "{ctx}: notation of {m}");
+            }
+            "ambiguous" => {
+                let (m, want) = rest.split_once("=>").unwrap();
+                match v.parse_move(&p, m.trim()) {
+                    Err(MoveError::Ambiguous { candidates }) => {
+                        let got: BTreeSet<&str> = candidates.iter().map(|s| s.as_str()).collect();
+                        let want: BTreeSet<&str> = want.split_whitespace().collect();
+                        assert_eq!(got, want, "{ctx}: candidates of {m}");
+                    }
+                    other => panic!("{ctx}: {m} should be ambiguous, got {other:?}"),
+                }
+            }
+            "illegal" => match v.parse_move(&p, rest) {
+                Err(MoveError::Illegal { legal: l, .. }) => {
+                    assert_eq!(
+                        l.len(),
+                        legal.len(),
+                        "{ctx}: the error lists every legal move"
+                    )
+                }
+                other => panic!("{ctx}: {rest} should be illegal, got {other:?}"),
+            },
+            "status" => {
+                let s = status(v, &p).unwrap();
+                let got = match s {
+                    Status::Ongoing => "ongoing",
+                    Status::Won { winner, .. } => match winner {
+                        arbiter_rules::Color::White => "white_wins",
+                        arbiter_rules::Color::Black => "black_wins",
+                    },
+                    Status::Drawn { .. } => "draw",
+                };
+                assert_eq!(got, rest, "{ctx}: status");
+            }
+            other => panic!("{ctx}: unknown directive {other}"),
+        }
+    }
+}
+
+#[test]
+fn rule_cases_from_data_file() {
+    let cases = cases();
+    assert!(
+        cases.len() >= 10,
+        "the data file should hold the rule cases"
+    );
+    let mut failures = Vec::new();
+    for case in &cases {
+        if let Err(e) = std::panic::catch_unwind(|| run_case(case)) {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            failures.push(format!("line {}: {msg}", case.line));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} case(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
