@@ -42,7 +42,7 @@ pub struct Problem {
     #[schema(example = 422)]
     pub status: u16,
     /// Human-readable explanation of this occurrence.
-    #[schema(example = "move 0 ('32-27'): illegal move: 32-27 does not match any legal move")]
+    #[schema(example = "move 0 ('32-23'): illegal move: 32-23 does not match any legal move")]
     pub detail: String,
     /// Stable machine-readable code (the last segment of `type`).
     #[schema(example = "illegal-move")]
@@ -56,7 +56,7 @@ pub struct Problem {
     pub known_variants: Option<Vec<String>>,
     /// Move problems: the move text as sent.
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
-    #[schema(example = "32-27")]
+    #[schema(example = "32-23")]
     pub move_text: Option<String>,
     /// Move problems: 0-based index of the move in the request (0 for `move`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -83,7 +83,7 @@ pub struct Problem {
 #[derive(Clone, Debug)]
 pub struct ApiError {
     status: StatusCode,
-    problem: Problem,
+    problem: Box<Problem>,
     allow: Option<&'static str>,
 }
 
@@ -92,7 +92,7 @@ impl ApiError {
     pub fn new(status: StatusCode, code: &str, title: &str, detail: impl Into<String>) -> Self {
         ApiError {
             status,
-            problem: Problem {
+            problem: Box::new(Problem {
                 problem_type: format!("urn:arbiter:problem:{code}"),
                 title: title.to_string(),
                 status: status.as_u16(),
@@ -107,7 +107,7 @@ impl ApiError {
                 candidates: None,
                 limit: None,
                 allowed_methods: None,
-            },
+            }),
             allow: None,
         }
     }
