@@ -1,5 +1,6 @@
 //! HTTP integration tests: each test starts the real server on 127.0.0.1:0 and talks HTTP.
 
+mod cli;
 mod errors;
 mod games;
 mod health;
