@@ -221,47 +221,6 @@ fn is_json(content_type: &str) -> bool {
         || (essence.starts_with("application/") && essence.ends_with("+json"))
 }
 
-/// Finds the legal move named by `text`: the engine's `parse_move`, except that a text
-/// spelling out exactly the full canonical route of one candidate is that move.
-///
-/// Stopgap: the engine matches intermediate squares as a subsequence of every route's
-/// traversal, so the complete long form of one capture (`47x38x24x13x36`) can also match a
-/// different route and come back "ambiguous". Remove once the engine prefers exact routes.
-pub fn resolve_move(
-    variant: &Variant,
-    pos: &Position,
-    text: &str,
-) -> Result<arbiter_rules::DescribedMove, arbiter_rules::MoveError> {
-    match variant.parse_move(pos, text) {
-        Err(arbiter_rules::MoveError::Ambiguous { candidates }) => {
-            let wanted = route_squares(text);
-            let exact: Vec<&String> = candidates
-                .iter()
-                .filter(|c| route_squares(c) == wanted)
-                .collect();
-            if let [only] = exact.as_slice() {
-                if let Some(d) = variant
-                    .describe_moves(pos)?
-                    .into_iter()
-                    .find(|d| &d.long == *only)
-                {
-                    return Ok(d);
-                }
-            }
-            Err(arbiter_rules::MoveError::Ambiguous { candidates })
-        }
-        other => other,
-    }
-}
-
-fn route_squares(text: &str) -> Vec<String> {
-    text.trim()
-        .trim_end_matches(['!', '?', '+', '#', '*'])
-        .split(['-', 'x', 'X', ':'])
-        .map(|s| s.trim().to_ascii_lowercase())
-        .collect()
-}
-
 /// Checks the number of moves of a request against [`crate::config::MAX_MOVES`].
 pub fn check_move_count(n: usize) -> Result<(), ApiError> {
     if n > crate::config::MAX_MOVES {

@@ -5,8 +5,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{
-    check_move_count, find_variant, parse_position, position_status, resolve_move, JsonBody,
-    PositionStatus, Side,
+    check_move_count, find_variant, parse_position, position_status, JsonBody, PositionStatus, Side,
 };
 use crate::errors::{ApiError, Problem};
 
@@ -89,7 +88,8 @@ pub async fn play(
     let mut pos = parse_position(v, "position", req.position.as_deref())?;
     let mut played = Vec::with_capacity(texts.len());
     for (index, text) in texts.iter().enumerate() {
-        let d = resolve_move(v, &pos, text)
+        let d = v
+            .parse_move(&pos, text)
             .map_err(|e| ApiError::bad_move(index, text, e))
             .map_err(|e| match v.describe_moves(&pos) {
                 Ok(ds) => e.with_legal_moves(ds.into_iter().map(|d| d.notation).collect()),

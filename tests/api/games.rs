@@ -233,3 +233,17 @@ async fn a_decided_start_position_is_decided_at_ply_zero() {
     assert_eq!(body["decided_at_ply"], 0);
     assert_eq!(body["moves_after_end"], 1);
 }
+
+#[tokio::test]
+async fn the_full_long_form_of_a_capture_is_one_move() {
+    let app = spawn_app().await;
+    let body = judge(
+        &app,
+        "international",
+        json!({"start_position": "W:WK47:B14,19,29,31,42", "moves": ["47x38x24x13x36"]}),
+    )
+    .await;
+    assert_eq!(body["verdict"], "undecided", "{body}");
+    assert_eq!(body["moves"], json!(["47x38x24x13x36"]));
+    assert_eq!(body["final_position"], "B:WK36:B14");
+}
