@@ -83,6 +83,7 @@ pub struct JudgeRequest {
 /// The judge's verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = Verdict)]
 pub enum VerdictDto {
     /// The rules end the game with a White win.
     WhiteWins,
@@ -110,6 +111,7 @@ impl From<Verdict> for VerdictDto {
 
 /// Why the rules ended the game.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[schema(as = Reason)]
 pub struct ReasonDto {
     /// Stable code: `NO_LEGAL_MOVES` or `REPETITION`.
     #[schema(example = "NO_LEGAL_MOVES")]
