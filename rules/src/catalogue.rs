@@ -19,12 +19,13 @@ enum KingStyle {
     Short,
     /// Any distance; lands on any empty square behind (International, Russian...).
     Flying,
+    /// Any distance; lands only on the square right behind (Thai).
+    FlyingBehind,
 }
 
 /// A ruleset of the diagonal family (`diagonal.md` §1), from its parameters.
 fn diagonal(
     men_capture_backward: bool,
-    men_capture_kings: bool,
     king: KingStyle,
     removal: Removal,
     precedence: Vec<Precedence>,
@@ -40,13 +41,14 @@ fn diagonal(
             forward
         },
         reach: Reach::Short,
-        captures_kings: men_capture_kings,
+        captures_kings: true,
         max_jumps: 0,
         after_capture: Kind::Man,
     };
     let (range, reach) = match king {
         KingStyle::Short => (Range::Step, Reach::Short),
         KingStyle::Flying => (Range::Slide, Reach::Flying(Landing::Any)),
+        KingStyle::FlyingBehind => (Range::Slide, Reach::Flying(Landing::Behind)),
     };
     let king = PieceRules {
         moves: [DirSet::DIAGONAL; 2],
@@ -69,108 +71,562 @@ fn diagonal(
     }
 }
 
+/// FMJD rules (International, Brazilian, Canadian, Antidraughts): men capture backward, flying
+/// kings, deferred removal, majority capture, a man passing the far row stays a man.
+fn fmjd() -> Rules {
+    diagonal(
+        true,
+        KingStyle::Flying,
+        Removal::Deferred,
+        vec![Precedence::Count],
+        MidCapturePromotion::Pass,
+    )
+}
+
+/// English / WCDF rules (also Checkers, Paraszt, Anti checkers): short kings, men capture
+/// forward only, free choice, promotion ends the move.
+fn wcdf() -> Rules {
+    diagonal(
+        false,
+        KingStyle::Short,
+        Removal::Deferred,
+        vec![],
+        MidCapturePromotion::End,
+    )
+}
+
+/// Czech rules (also Corner, One-way, Parachute): men capture forward only, flying kings, a
+/// capture with a king has priority, otherwise free choice.
+fn czech() -> Rules {
+    diagonal(
+        false,
+        KingStyle::Flying,
+        Removal::Deferred,
+        vec![Precedence::ByKing],
+        MidCapturePromotion::End,
+    )
+}
+
+/// An 8×8 a1-dark board with the standard numbering (1 = b8 ... 32 = g1).
+#[allow(clippy::too_many_arguments)]
+fn board8(
+    id: &'static str,
+    name: &'static str,
+    algebraic: bool,
+    first: Color,
+    start_fen: &'static str,
+    rules: Rules,
+    game_type: Option<&'static str>,
+    capture_separator: char,
+    sources: &'static [&'static str],
+    notes: &'static [&'static str],
+) -> Spec {
+    Spec {
+        id,
+        name,
+        width: 8,
+        height: 8,
+        squares: Squares::DarkA1,
+        numbering: Corner::TopLeft,
+        algebraic,
+        first,
+        start_fen,
+        rules,
+        promotion: PromotionSquares::FarRank,
+        game_type,
+        capture_separator,
+        result_style: ResultStyle::Default,
+        sources,
+        provisional: None,
+        notes,
+    }
+}
+
+const RUSSIAN_START: &str =
+    "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8";
+
 fn specs() -> Vec<Spec> {
+    let international = Spec {
+        id: "international",
+        name: "International draughts (FMJD), 10×10",
+        width: 10,
+        height: 10,
+        squares: Squares::DarkA1,
+        numbering: Corner::TopLeft,
+        algebraic: false,
+        first: Color::White,
+        start_fen: "W:W31-50:B1-20",
+        rules: fmjd(),
+        promotion: PromotionSquares::FarRank,
+        game_type: Some("20,W,10,10,N2,0"),
+        capture_separator: 'x',
+        result_style: ResultStyle::International,
+        sources: &[
+            "FMJD Annex 1, Official FMJD rules for international draughts",
+            "PDN 3.0 (pdn.fmjd.org), GameType 20",
+            "shared/rules/diagonal.md §3.1",
+        ],
+        provisional: None,
+        notes: &[
+            "Majority capture: kings and men count equally; free choice among maxima.",
+            "A man passing the far row during a capture stays a man unless it ends there.",
+        ],
+    };
+    let mut antidraughts_rules = fmjd();
+    antidraughts_rules.goal = Goal::NoMovesWins;
+    let mut anti_checkers_rules = wcdf();
+    anti_checkers_rules.goal = Goal::NoMovesWins;
+    let mut italian_rules = diagonal(
+        false,
+        KingStyle::Short,
+        Removal::Deferred,
+        vec![
+            Precedence::Count,
+            Precedence::ByKing,
+            Precedence::KingsCaptured,
+            Precedence::KingsEarly,
+        ],
+        MidCapturePromotion::End,
+    );
+    italian_rules.pieces[Kind::Man as usize].captures_kings = false;
+    italian_rules.repetition = 4;
+    let mut one_way_rules = czech();
+    one_way_rules.pieces[Kind::Man as usize].moves = [DirSet::DIAGONAL_NORTH; 2];
+    one_way_rules.pieces[Kind::Man as usize].captures = [DirSet::DIAGONAL_NORTH; 2];
+    let mut parachute_rules = czech();
+    parachute_rules.pieces[Kind::Parachutist as usize] = PieceRules {
+        moves: [DirSet::NONE; 2],
+        range: Range::Step,
+        // A parachutist stands on the enemy's first row and jumps back towards its own side.
+        captures: [DirSet::DIAGONAL_SOUTH, DirSet::DIAGONAL_NORTH],
+        reach: Reach::Short,
+        captures_kings: true,
+        max_jumps: 1,
+        after_capture: Kind::Man,
+    };
+    let mut frisian_rules = diagonal(
+        true,
+        KingStyle::Flying,
+        Removal::Deferred,
+        vec![
+            Precedence::Value {
+                man: 100,
+                king: 199,
+            },
+            Precedence::ByKing,
+        ],
+        MidCapturePromotion::Pass,
+    );
+    frisian_rules.pieces[Kind::Man as usize].captures = [DirSet::ALL; 2];
+    frisian_rules.pieces[Kind::King as usize].captures = [DirSet::ALL; 2];
+    frisian_rules.king_quiet_limit = 3;
     vec![
-        Spec {
-            id: "international",
-            name: "International draughts (FMJD), 10×10",
-            width: 10,
-            height: 10,
-            squares: Squares::DarkA1,
-            numbering: Corner::TopLeft,
-            algebraic: false,
-            first: Color::White,
-            start_fen: "W:W31-50:B1-20",
-            rules: diagonal(
-                true,
-                true,
-                KingStyle::Flying,
-                Removal::Deferred,
-                vec![Precedence::Count],
-                MidCapturePromotion::Pass,
-            ),
-            promotion: PromotionSquares::FarRank,
-            game_type: Some("20,W,10,10,N2,0"),
-            capture_separator: 'x',
-            result_style: ResultStyle::International,
-            sources: &[
-                "FMJD Annex 1, Official FMJD rules for international draughts",
-                "PDN 3.0 (pdn.fmjd.org), GameType 20",
-                "shared/rules/diagonal.md §3.1",
-            ],
-            provisional: None,
-            notes: &[
-                "Majority capture: kings and men count equally; free choice among maxima.",
-                "A man passing the far row during a capture stays a man unless it ends there.",
-            ],
-        },
-        Spec {
-            id: "english",
-            name: "English draughts / American checkers (WCDF)",
-            width: 8,
-            height: 8,
-            squares: Squares::DarkA1,
-            numbering: Corner::TopLeft,
-            algebraic: false,
-            first: Color::Black,
-            start_fen: "B:W21-32:B1-12",
-            rules: diagonal(
-                false,
-                true,
-                KingStyle::Short,
-                Removal::Deferred,
-                vec![],
-                MidCapturePromotion::End,
-            ),
-            promotion: PromotionSquares::FarRank,
-            game_type: Some("21,B,8,8,N1,0"),
-            capture_separator: 'x',
-            result_style: ResultStyle::Default,
-            sources: &[
+        international.clone(),
+        board8(
+            "english",
+            "English draughts / American checkers (WCDF)",
+            false,
+            Color::Black,
+            "B:W21-32:B1-12",
+            wcdf(),
+            Some("21,B,8,8,N1,0"),
+            'x',
+            &[
                 "WCDF rules of English draughts / checkers",
                 "PDN 3.0 (pdn.fmjd.org), GameType 21",
                 "shared/rules/diagonal.md §3.9",
             ],
-            provisional: None,
-            notes: &[
+            &[
                 "Black (dark) moves first; squares 1-12 are Black's, 21-32 White's.",
                 "Free choice among capture sequences, but a chosen sequence is completed.",
             ],
-        },
-        Spec {
-            id: "russian",
-            name: "Russian draughts (shashki)",
-            width: 8,
-            height: 8,
-            squares: Squares::DarkA1,
-            numbering: Corner::TopLeft,
-            algebraic: true,
-            first: Color::White,
-            start_fen:
-                "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
-            rules: diagonal(
-                true,
+        ),
+        board8(
+            "russian",
+            "Russian draughts (shashki)",
+            true,
+            Color::White,
+            RUSSIAN_START,
+            diagonal(
                 true,
                 KingStyle::Flying,
                 Removal::Deferred,
                 vec![],
                 MidCapturePromotion::KingContinue,
             ),
-            promotion: PromotionSquares::FarRank,
-            game_type: Some("25,W,8,8,A0,0"),
-            capture_separator: ':',
-            result_style: ResultStyle::Default,
-            sources: &[
+            Some("25,W,8,8,A0,0"),
+            ':',
+            &[
                 "FMJD-64 / IDF official rules of draughts-64",
                 "Rules of the sport \"draughts\", Russian Ministry of Sport (2010)",
                 "PDN 3.0 (pdn.fmjd.org), GameType 25",
                 "shared/rules/diagonal.md §3.3",
             ],
-            provisional: None,
-            notes: &[
+            &[
                 "Free choice among capture sequences (no majority rule).",
                 "Numeric squares (1 = b8 ... 32 = g1, as lidraughts) are accepted on input.",
             ],
+        ),
+        board8(
+            "brazilian",
+            "Brazilian draughts",
+            true,
+            Color::White,
+            RUSSIAN_START,
+            fmjd(),
+            Some("26,W,8,8,A0,0"),
+            'x',
+            &[
+                "FMJD Brazilian draughts rules (brazil.fmjd.org)",
+                "CBD, Regras Oficiais do Jogo de Damas",
+                "PDN 3.0 (pdn.fmjd.org), GameType 26",
+                "shared/rules/diagonal.md §3.2",
+            ],
+            &[
+                "International rules on 8×8: majority capture, men capture backward, flying kings.",
+                "Numeric squares (1 = b8 ... 32 = g1, as lidraughts) are accepted on input.",
+            ],
+        ),
+        Spec {
+            id: "canadian",
+            name: "Canadian draughts, 12×12",
+            width: 12,
+            height: 12,
+            start_fen: "W:W43-72:B1-30",
+            game_type: Some("27,W,12,12,N2,0"),
+            sources: &[
+                "windames.free.fr, Canadian draughts",
+                "checkershistory.com, Canadian checkers",
+                "PDN 3.0 (pdn.fmjd.org), GameType 27",
+                "shared/rules/diagonal.md §3.4",
+            ],
+            notes: &[
+                "International rules on a 12×12 board with 30 men a side; 1 = b12 ... 72 = k1.",
+            ],
+            ..international.clone()
+        },
+        board8(
+            "czech",
+            "Czech draughts (Česká dáma)",
+            true,
+            Color::White,
+            RUSSIAN_START,
+            czech(),
+            Some("29,W,8,8,A0,0"),
+            'x',
+            &[
+                "FMJD, Brief rules of Czech draughts (fmjd.org/variant.php?p=czech)",
+                "PDN 3.0 (pdn.fmjd.org), GameType 29",
+                "shared/rules/diagonal.md §3.5",
+            ],
+            &[
+                "Men capture forward only; a capture with a king has priority over one with a man; \
+                 otherwise free choice (no majority rule).",
+            ],
+        ),
+        Spec {
+            id: "italian",
+            name: "Italian draughts (Dama italiana, FID)",
+            width: 8,
+            height: 8,
+            squares: Squares::LightA1,
+            numbering: Corner::TopLeft,
+            algebraic: false,
+            first: Color::White,
+            start_fen: "W:W21-32:B1-12",
+            rules: italian_rules,
+            promotion: PromotionSquares::FarRank,
+            game_type: Some("22,W,8,8,N2,1"),
+            capture_separator: 'x',
+            result_style: ResultStyle::Default,
+            sources: &[
+                "FID, Regolamento ufficiale di gioco della dama italiana",
+                "federdama.org, Le 10 regole della dama italiana",
+                "PDN 3.0 (pdn.fmjd.org), GameType 22",
+                "shared/rules/diagonal.md §3.6",
+            ],
+            provisional: None,
+            notes: &[
+                "Mirrored board (a1 light): 1 = a8 ... 32 = h1.",
+                "Short kings; men capture forward only and may not capture kings.",
+                "Precedence: most pieces, then capture with a king, then most kings, then kings met \
+                 earliest (lexicographically smallest list of king positions in the sequence).",
+                "Draw by repetition on the 4th occurrence of a position (FID art. 9.3 as cited by \
+                 dctl); a tournament using threefold repetition would differ.",
+                "Seed 003's flying Italian king is not used (FID kings are short).",
+            ],
+        },
+        Spec {
+            id: "portuguese",
+            name: "Portuguese draughts (Damas clássicas, FPD)",
+            width: 8,
+            height: 8,
+            squares: Squares::LightA1,
+            numbering: Corner::BottomRight,
+            algebraic: false,
+            first: Color::White,
+            start_fen: "W:W1-12:B21-32",
+            rules: diagonal(
+                false,
+                KingStyle::Flying,
+                Removal::Deferred,
+                vec![Precedence::Count, Precedence::KingsCaptured],
+                MidCapturePromotion::End,
+            ),
+            promotion: PromotionSquares::FarRank,
+            game_type: Some("28,W,8,8,N1,1"),
+            capture_separator: 'x',
+            result_style: ResultStyle::Default,
+            sources: &[
+                "FPD, Regras do jogo de damas clássicas",
+                "PDN 3.0 (pdn.fmjd.org), GameType 28",
+                "shared/rules/diagonal.md §3.7",
+            ],
+            provisional: None,
+            notes: &[
+                "Mirrored board (a1 light), numbered from White's bottom-right: 1 = h1 ... 32 = a8; \
+                 the long diagonal 1-32 is the rio.",
+                "Quantity then quality: most pieces, then most kings; the capturing piece does not \
+                 matter.",
+            ],
+        },
+        Spec {
+            id: "thai",
+            name: "Thai draughts (Mak-hos)",
+            width: 8,
+            height: 8,
+            squares: Squares::DarkA1,
+            numbering: Corner::BottomRight,
+            algebraic: false,
+            first: Color::Black,
+            start_fen: "B:W1-8:B25-32",
+            rules: diagonal(
+                false,
+                KingStyle::FlyingBehind,
+                Removal::Immediate,
+                vec![],
+                MidCapturePromotion::End,
+            ),
+            promotion: PromotionSquares::FarRank,
+            game_type: Some("31,B,8,8,N2,0"),
+            capture_separator: '-',
+            result_style: ResultStyle::Default,
+            sources: &[
+                "mindsports.nl, Thai draughts",
+                "checkers.fandom.com, Mak-hot",
+                "PDN 3.0 (pdn.fmjd.org), GameType 31",
+                "shared/rules/diagonal.md §3.8",
+            ],
+            provisional: None,
+            notes: &[
+                "8 men a side on the two nearest rows; Black moves first (PDN GameType 31; other \
+                 sources say White or no fixed rule).",
+                "Numbered from Black's side: 1 = g1 ... 32 = b8 (33 minus the English number).",
+                "Kings capture at a distance but land on the square right behind; captured pieces \
+                 are removed at once, so a king may cross the square again or turn back.",
+                "Draws: repetition only (no Thai draw rule was found).",
+            ],
+        },
+        board8(
+            "checkers",
+            "Checkers (\"Dame\", as the German seed describes it)",
+            false,
+            Color::White,
+            "W:W21-32:B1-12",
+            wcdf(),
+            None,
+            'x',
+            &[
+                "BrainKing, Checkers rules (seed 001)",
+                "shared/rules/diagonal.md §3.10",
+            ],
+            &[
+                "English draughts moves; White moves first, as the seed's site plays it.",
+                "No PDN GameType of its own: PDN files use GameType 21 with a Variant tag.",
+            ],
+        ),
+        board8(
+            "paraszt",
+            "Hungarian peasant draughts (\"paraszt\" dáma)",
+            false,
+            Color::White,
+            "W:W21-32:B1-12",
+            wcdf(),
+            None,
+            'x',
+            &["Hungarian seed (000)", "shared/rules/diagonal.md §3.11"],
+            &[
+                "English draughts moves; White moves first.",
+                "The seed's deferred removal (\"török ütés\") is honoured, and changes no move \
+                 with short-range pieces.",
+            ],
+        ),
+        board8(
+            "anti-checkers",
+            "Anti checkers (giveaway)",
+            false,
+            Color::White,
+            "W:W21-32:B1-12",
+            anti_checkers_rules,
+            None,
+            'x',
+            &[
+                "BrainKing, Anti Checkers (seed 001)",
+                "shared/rules/diagonal.md §3.12",
+            ],
+            &[
+                "Checkers moves; the side to move with no legal move (no pieces, or all blocked) \
+                 wins.",
+                "Draws: repetition only.",
+            ],
+        ),
+        Spec {
+            id: "corner",
+            name: "Corner checkers (Eckdame)",
+            start_fen: "W:Wc1,e1,g1,d2,f2,h2,e3,g3,f4,h4,g5,h6:\
+                        Ba3,b4,a5,c5,b6,d6,a7,c7,e7,b8,d8,f8",
+            promotion: PromotionSquares::Squares([&["a7", "b8"], &["g1", "h2"]]),
+            provisional: Some(
+                "the seed's start position is only a picture; this setup (the triangle nearest \
+                 each corner, as an independent implementation uses) is a reconstruction",
+            ),
+            ..board8(
+                "corner",
+                "",
+                true,
+                Color::White,
+                "",
+                czech(),
+                None,
+                'x',
+                &[
+                    "BrainKing, Corner checkers (seed 001)",
+                    "shared/rules/README.md (start position decision)",
+                    "shared/rules/diagonal.md §3.13",
+                ],
+                &[
+                    "Czech rules, but men are crowned only on a7 or b8 (White) and g1 or h2 \
+                     (Black); a man on any other square of the far rank stays a man.",
+                ],
+            )
+        },
+        Spec {
+            id: "one-way",
+            name: "One-way checkers (Ein-Weg-Dame)",
+            start_fen: "W:We1,g1,f2,h2,e3,g3,f4,h4,e5,g5,f6,h6:\
+                        Ba1,c1,b2,d2,a3,c3,b4,d4,a5,c5,b6,d6",
+            promotion: PromotionSquares::Squares([&["b8", "d8", "f8", "h8"]; 2]),
+            provisional: Some(
+                "the seed's start position is only a picture; this setup (ranks 1-6, Black on \
+                 files a-d, White on files e-h) is a reconstruction",
+            ),
+            ..board8(
+                "one-way",
+                "",
+                true,
+                Color::White,
+                "",
+                one_way_rules,
+                None,
+                'x',
+                &[
+                    "BrainKing, One Way Checkers (seed 001)",
+                    "shared/rules/README.md (start position decision)",
+                    "shared/rules/diagonal.md §3.14",
+                ],
+                &[
+                    "Czech rules, but the men of both colours move and capture towards rank 8, \
+                     and both are crowned there.",
+                ],
+            )
+        },
+        board8(
+            "parachute",
+            "Parachute checkers (Fallschirmdame)",
+            true,
+            Color::White,
+            "W:Wb2,d2,f2,h2,a3,c3,e3,g3,Pb8,Pd8,Pf8,Ph8:\
+             Bb6,d6,f6,h6,a7,c7,e7,g7,Pa1,Pc1,Pe1,Pg1",
+            parachute_rules,
+            None,
+            'x',
+            &[
+                "BrainKing, Parachute checkers (seed 001)",
+                "checkerschest.com, Parachute checkers",
+                "shared/rules/other.md §12.3",
+            ],
+            &[
+                "Czech rules plus 4 parachutists a side on the opponent's first rank (FEN prefix \
+                 P).",
+                "A parachutist never makes a plain move; it captures an adjacent enemy piece on \
+                 the next rank towards its own side, landing right behind it, and becomes a man \
+                 at once: the move ends there.",
+                "For the king-first rule a parachutist counts as a man.",
+            ],
+        ),
+        Spec {
+            id: "frisian",
+            name: "Frisian draughts",
+            start_fen: "W:W31-50:B1-20",
+            rules: frisian_rules,
+            game_type: Some("40,W,10,10,N2,0"),
+            result_style: ResultStyle::Default,
+            sources: &[
+                "Wikipedia, Frisian draughts",
+                "lidraughts (scaladraughts Frisian.scala), dctl frisian.hpp",
+                "PDN 3.0 (pdn.fmjd.org), GameType 40",
+                "shared/rules/diagonal.md §3.16",
+            ],
+            notes: &[
+                "Men and kings also capture orthogonally (the square two rows or two columns \
+                 away is the orthogonal neighbour); kings move diagonally only.",
+                "Precedence by value, a king worth 199 and a man 100 (lidraughts/dctl; Wikipedia \
+                 says 1.5); with equal value a capture with a king has priority.",
+                "While a side has men, the same king may make at most three non-capturing moves \
+                 in a row.",
+            ],
+            ..international.clone()
+        },
+        board8(
+            "pool",
+            "American pool checkers",
+            false,
+            Color::Black,
+            "B:W21-32:B1-12",
+            diagonal(
+                true,
+                KingStyle::Flying,
+                Removal::Deferred,
+                vec![],
+                MidCapturePromotion::Pass,
+            ),
+            Some("23,B,8,8,N1,0"),
+            'x',
+            &[
+                "American Pool Checkers Association rules (as annotated in dctl pool.hpp)",
+                "PDN 3.0 (pdn.fmjd.org), GameType 23",
+                "shared/rules/diagonal.md §3.17",
+            ],
+            &[
+                "Men capture backward, flying kings, free choice; a man passing the far row \
+                 during a capture stays a man unless it ends there.",
+            ],
+        ),
+        Spec {
+            id: "antidraughts",
+            name: "International antidraughts",
+            game_type: None,
+            rules: antidraughts_rules,
+            sources: &[
+                "lidraughts.org/variant/antidraughts",
+                "shared/rules/diagonal.md §3.12",
+            ],
+            notes: &[
+                "International moves; the side to move with no legal move wins.",
+                "Draws: repetition only. No PDN GameType of its own: PDN files use 20 with a \
+                 Variant tag.",
+            ],
+            ..international
         },
     ]
 }
