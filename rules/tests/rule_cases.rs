@@ -1,19 +1,37 @@
-//! Rule cases from `tests/data/rule_cases.txt`: positions written by hand from the rules, with
-//! the legal moves, captures, promotions and results the rules demand.
+//! Rule cases from `tests/data/cases/*.txt`: positions written by hand from the rules, with
+//! the legal moves, captures, promotions and results the rules demand. The directives are
+//! described at the top of `tests/data/cases/foundation.txt`.
 
 use std::collections::BTreeSet;
 
 use arbiter_rules::{status, variant, MoveError, Position, Status, Variant};
 
 struct Case {
+    file: String,
     title: String,
     line: usize,
     directives: Vec<(usize, String, String)>,
 }
 
 fn cases() -> Vec<Case> {
-    let text = include_str!("data/rule_cases.txt");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cases");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/data/cases")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
     let mut out: Vec<Case> = Vec::new();
+    for path in files {
+        let file = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).expect("case file");
+        parse_file(&file, &text, &mut out);
+    }
+    out
+}
+
+fn parse_file(file: &str, text: &str, out: &mut Vec<Case>) {
+    let first = out.len();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -21,6 +39,7 @@ fn cases() -> Vec<Case> {
         }
         if let Some(title) = line.strip_prefix('[') {
             out.push(Case {
+                file: file.to_string(),
                 title: title.trim_end_matches(']').to_string(),
                 line: i + 1,
                 directives: Vec::new(),
@@ -28,12 +47,17 @@ fn cases() -> Vec<Case> {
             continue;
         }
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
-        out.last_mut()
-            .expect("directive before the first case")
-            .directives
-            .push((i + 1, key.to_string(), rest.trim().to_string()));
+        assert!(
+            out.len() > first,
+            "{file}:{}: directive before the first case",
+            i + 1
+        );
+        out.last_mut().expect("a case").directives.push((
+            i + 1,
+            key.to_string(),
+            rest.trim().to_string(),
+        ));
     }
-    out
 }
 
 fn parse(v: &Variant, pos: &Position, text: &str, ctx: &str) -> arbiter_rules::DescribedMove {
@@ -45,7 +69,7 @@ fn run_case(case: &Case) {
     let mut v: Option<&Variant> = None;
     let mut pos: Option<Position> = None;
     for (line, key, rest) in &case.directives {
-        let ctx = format!("[{}] line {line}", case.title);
+        let ctx = format!("{}:{line} [{}]", case.file, case.title);
         if key == "variant" {
             v = Some(variant(rest).unwrap_or_else(|| panic!("{ctx}: unknown variant")));
             continue;
@@ -59,6 +83,15 @@ fn run_case(case: &Case) {
             continue;
         }
         let p = pos.unwrap_or_else(|| panic!("{ctx}: no position yet"));
+        if key == "sequence" {
+            let mut cur = p;
+            for m in rest.split_whitespace() {
+                let d = parse(v, &cur, m, &ctx);
+                cur = v.play(&cur, &d.mv);
+            }
+            pos = Some(cur);
+            continue;
+        }
         let legal = v.describe_moves(&p).expect("generation");
         match key.as_str() {
             "moves" => {
@@ -172,7 +205,7 @@ fn rule_cases_from_data_file() {
                 .cloned()
                 .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_default();
-            failures.push(format!("line {}: {msg}", case.line));
+            failures.push(format!("{}:{}: {msg}", case.file, case.line));
         }
     }
     assert!(
