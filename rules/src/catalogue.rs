@@ -6,6 +6,7 @@
 use std::sync::OnceLock;
 
 use crate::board::{Corner, DirSet, Squares};
+use crate::draws;
 use crate::position::{Color, Kind};
 use crate::rules::{
     Goal, Landing, MidCapturePromotion, PieceRules, Precedence, Range, Reach, Removal, Rules,
@@ -30,6 +31,7 @@ fn diagonal(
     removal: Removal,
     precedence: Vec<Precedence>,
     mid_capture_promotion: MidCapturePromotion,
+    draws: Vec<draws::DrawRule>,
 ) -> Rules {
     let forward = [DirSet::DIAGONAL_NORTH, DirSet::DIAGONAL_SOUTH];
     let man = PieceRules {
@@ -67,7 +69,7 @@ fn diagonal(
         no_reversal: false,
         king_quiet_limit: 0,
         goal: Goal::NoMovesLoses,
-        repetition: 3,
+        draws,
     }
 }
 
@@ -80,6 +82,7 @@ fn fmjd() -> Rules {
         Removal::Deferred,
         vec![Precedence::Count],
         MidCapturePromotion::Pass,
+        draws::fmjd(),
     )
 }
 
@@ -92,6 +95,7 @@ fn wcdf() -> Rules {
         Removal::Deferred,
         vec![],
         MidCapturePromotion::End,
+        draws::wcdf(),
     )
 }
 
@@ -104,6 +108,7 @@ fn czech() -> Rules {
         Removal::Deferred,
         vec![Precedence::ByKing],
         MidCapturePromotion::End,
+        draws::czech(),
     )
 }
 
@@ -174,8 +179,16 @@ fn specs() -> Vec<Spec> {
     };
     let mut antidraughts_rules = fmjd();
     antidraughts_rules.goal = Goal::NoMovesWins;
+    antidraughts_rules.draws = draws::repetition_only(
+        "lidraughts antidraughts: threefold repetition only, no endgame draw rules.",
+    );
     let mut anti_checkers_rules = wcdf();
     anti_checkers_rules.goal = Goal::NoMovesWins;
+    anti_checkers_rules.draws = draws::repetition_only(
+        "BrainKing states no draw rule; threefold repetition as a safety net.",
+    );
+    let mut brazilian_rules = fmjd();
+    brazilian_rules.draws = draws::fmjd64();
     let mut italian_rules = diagonal(
         false,
         KingStyle::Short,
@@ -187,9 +200,9 @@ fn specs() -> Vec<Spec> {
             Precedence::KingsEarly,
         ],
         MidCapturePromotion::End,
+        draws::italian(),
     );
     italian_rules.pieces[Kind::Man as usize].captures_kings = false;
-    italian_rules.repetition = 4;
     let mut one_way_rules = czech();
     one_way_rules.pieces[Kind::Man as usize].moves = [DirSet::DIAGONAL_NORTH; 2];
     one_way_rules.pieces[Kind::Man as usize].captures = [DirSet::DIAGONAL_NORTH; 2];
@@ -216,6 +229,7 @@ fn specs() -> Vec<Spec> {
             Precedence::ByKing,
         ],
         MidCapturePromotion::Pass,
+        draws::frisian(),
     );
     frisian_rules.pieces[Kind::Man as usize].captures = [DirSet::ALL; 2];
     frisian_rules.pieces[Kind::King as usize].captures = [DirSet::ALL; 2];
@@ -253,6 +267,7 @@ fn specs() -> Vec<Spec> {
                 Removal::Deferred,
                 vec![],
                 MidCapturePromotion::KingContinue,
+                draws::fmjd64(),
             ),
             Some("25,W,8,8,A0,0"),
             ':',
@@ -273,7 +288,7 @@ fn specs() -> Vec<Spec> {
             true,
             Color::White,
             RUSSIAN_START,
-            fmjd(),
+            brazilian_rules,
             Some("26,W,8,8,A0,0"),
             'x',
             &[
@@ -285,6 +300,9 @@ fn specs() -> Vec<Spec> {
             &[
                 "International rules on 8×8: majority capture, men capture backward, flying kings.",
                 "Numeric squares (1 = b8 ... 32 = g1, as lidraughts) are accepted on input.",
+                "Draws: the FMJD-64 rules, as lidraughts applies them to Brazilian; the \
+                 alternative CBD set (20 successive king moves each without capture or man \
+                 move, plus repetition) is not the default.",
             ],
         ),
         Spec {
@@ -372,6 +390,7 @@ fn specs() -> Vec<Spec> {
                 Removal::Deferred,
                 vec![Precedence::Count, Precedence::KingsCaptured],
                 MidCapturePromotion::End,
+                draws::portuguese(),
             ),
             promotion: PromotionSquares::FarRank,
             game_type: Some("28,W,8,8,N1,1"),
@@ -406,6 +425,9 @@ fn specs() -> Vec<Spec> {
                 Removal::Immediate,
                 vec![],
                 MidCapturePromotion::End,
+                draws::repetition_only(
+                    "No Thai draw rule was found; threefold repetition as a safety net.",
+                ),
             ),
             promotion: PromotionSquares::FarRank,
             game_type: Some("31,B,8,8,N2,0"),
@@ -599,6 +621,7 @@ fn specs() -> Vec<Spec> {
                 Removal::Deferred,
                 vec![],
                 MidCapturePromotion::Pass,
+                draws::wcdf(),
             ),
             Some("23,B,8,8,N1,0"),
             'x',

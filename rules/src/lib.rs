@@ -18,6 +18,7 @@
 pub mod bits;
 pub mod board;
 pub mod catalogue;
+pub mod draws;
 pub mod gen;
 pub mod moves;
 pub mod notation;
@@ -30,11 +31,14 @@ pub mod variant;
 pub use bits::Bits;
 pub use board::{Board, Dir, DirSet};
 pub use catalogue::{ids, variant, variants};
+pub use draws::{DrawCode, DrawKind, DrawRule};
 pub use gen::GenError;
 pub use moves::{Jump, Move, Route};
 pub use notation::fen::{FenError, FenErrorKind};
 pub use notation::movetext::{DescribedMove, MoveError};
-pub use outcome::{judge, status, IllegalMove, Judgement, Reason, Status, Verdict};
+pub use outcome::{
+    judge, status, Claimable, IllegalMove, Judgement, Reason, Status, Tracker, Verdict,
+};
 pub use perft::{divide, perft};
 pub use position::{Color, Kind, Position, Setup};
 pub use rules::Rules;

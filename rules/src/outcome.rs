@@ -6,9 +6,11 @@
 
 use std::collections::HashMap;
 
+use crate::draws::{endgame_holds, DrawCode, DrawKind, Reset};
 use crate::gen::GenError;
+use crate::moves::Move;
 use crate::notation::movetext::{DescribedMove, MoveError};
-use crate::position::{Color, Position};
+use crate::position::{Color, Kind, Position};
 use crate::variant::Variant;
 
 /// Why a game ended.
@@ -16,8 +18,8 @@ use crate::variant::Variant;
 pub enum Reason {
     /// The side to move has no legal move (no pieces, or all blocked).
     NoLegalMoves,
-    /// The same position (same side to move) occurred the variant's number of times.
-    Repetition,
+    /// A draw rule of the variant.
+    Draw(DrawCode),
 }
 
 impl Reason {
@@ -25,9 +27,17 @@ impl Reason {
     pub fn code(self) -> &'static str {
         match self {
             Reason::NoLegalMoves => "NO_LEGAL_MOVES",
-            Reason::Repetition => "REPETITION",
+            Reason::Draw(c) => c.code(),
         }
     }
+}
+
+/// A draw a player could have claimed (the variant does not apply it automatically).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Claimable {
+    pub code: DrawCode,
+    /// The first ply after which the claim was available.
+    pub ply: usize,
 }
 
 /// The state of a single position, without history.
@@ -95,19 +105,144 @@ pub struct Judgement {
     pub illegal: Option<IllegalMove>,
     /// Moves given after the rules had ended the game; they are not judged.
     pub moves_after_end: usize,
+    /// Draws that could have been claimed (not automatic in this variant), first ply each.
+    pub claimable: Vec<Claimable>,
 }
 
-/// Plays `moves` from `start` and judges the game.
+/// The counters the draw rules need, updated move by move.
+#[derive(Clone, Debug)]
+pub struct Tracker<'v> {
+    variant: &'v Variant,
+    seen: HashMap<Position, u8>,
+    count: u8,
+    /// Plies since the last man move or capture.
+    since_man_or_capture: u32,
+    /// Plies since the last capture or promotion.
+    since_capture_or_promotion: u32,
+    /// Plies without capture or promotion while both sides have kings.
+    balance: u32,
+    /// Per draw rule: plies since its endgame configuration arose, while it holds.
+    endgame: Vec<Option<u32>>,
+    claimable: Vec<Claimable>,
+    ply: usize,
+}
+
+impl<'v> Tracker<'v> {
+    /// Starts tracking at `start`. History before it is unknown: counters start at zero.
+    pub fn new(variant: &'v Variant, start: &Position) -> Self {
+        let mut seen = HashMap::new();
+        seen.insert(*start, 1);
+        let endgame = variant
+            .rules()
+            .draws
+            .iter()
+            .map(|d| endgame_holds(variant, start, &d.kind).then_some(0))
+            .collect();
+        Tracker {
+            variant,
+            seen,
+            count: 1,
+            since_man_or_capture: 0,
+            since_capture_or_promotion: 0,
+            balance: 0,
+            endgame,
+            claimable: Vec::new(),
+            ply: 0,
+        }
+    }
+
+    /// Records that `m` was played from `before`, reaching `after`.
+    pub fn push(&mut self, before: &Position, m: &Move, after: &Position) {
+        self.ply += 1;
+        let n = self.seen.entry(*after).or_insert(0);
+        *n = n.saturating_add(1);
+        self.count = *n;
+        let progress = m.is_capture() || m.is_promotion();
+        if m.piece != Kind::King || m.is_capture() {
+            self.since_man_or_capture = 0;
+        } else {
+            self.since_man_or_capture += 1;
+        }
+        if progress {
+            self.since_capture_or_promotion = 0;
+        } else {
+            self.since_capture_or_promotion += 1;
+        }
+        if !both_have_kings(after) || !both_have_kings(before) || progress {
+            self.balance = 0;
+        } else {
+            self.balance += 1;
+        }
+        for (i, d) in self.variant.rules().draws.iter().enumerate() {
+            self.endgame[i] = if endgame_holds(self.variant, after, &d.kind) {
+                Some(self.endgame[i].map_or(0, |c| c + 1))
+            } else {
+                None
+            };
+        }
+    }
+
+    /// The first automatic draw rule that holds now, recording claimable ones on the way.
+    pub fn draw(&mut self, pos: &Position) -> Option<DrawCode> {
+        for (i, d) in self.variant.rules().draws.iter().enumerate() {
+            let fired = match &d.kind {
+                DrawKind::Repetition { occurrences } => self.count >= *occurrences,
+                DrawKind::NoProgress { plies, reset } => {
+                    let c = match reset {
+                        Reset::ManMoveOrCapture => self.since_man_or_capture,
+                        Reset::CaptureOrPromotion => self.since_capture_or_promotion,
+                    };
+                    c >= *plies as u32
+                }
+                DrawKind::Balance { pieces, plies } => {
+                    let total = pos.occupied().len();
+                    both_have_kings(pos)
+                        && (pieces.0 as u32..=pieces.1 as u32).contains(&total)
+                        && self.balance >= *plies as u32
+                }
+                DrawKind::Endgame { plies, .. } => {
+                    self.endgame[i].is_some_and(|c| c >= *plies as u32)
+                }
+            };
+            if !fired {
+                continue;
+            }
+            if d.claim {
+                if !self.claimable.iter().any(|c| c.code == d.code) {
+                    self.claimable.push(Claimable {
+                        code: d.code,
+                        ply: self.ply,
+                    });
+                }
+            } else {
+                return Some(d.code);
+            }
+        }
+        None
+    }
+
+    /// Draws that could have been claimed so far.
+    pub fn claimable(&self) -> &[Claimable] {
+        &self.claimable
+    }
+}
+
+fn both_have_kings(pos: &Position) -> bool {
+    !pos.pieces(Color::White, Kind::King).is_empty()
+        && !pos.pieces(Color::Black, Kind::King).is_empty()
+}
+
+/// Plays `moves` from `start` and judges the game: the first rule that ends it (no legal
+/// move, then the automatic draw rules in the variant's order), or the first illegal move.
 pub fn judge<S: AsRef<str>>(
     variant: &Variant,
     start: Position,
     moves: &[S],
 ) -> Result<Judgement, GenError> {
     let mut pos = start;
-    let mut seen: HashMap<Position, u8> = HashMap::new();
-    seen.insert(pos, 1);
+    let mut tracker = Tracker::new(variant, &pos);
     let mut played = Vec::new();
-    let mut ended = end_state(variant, &pos, 1)?;
+    let mut ended = end_state(variant, &pos, &mut tracker)?;
     let mut decided_at = ended.map(|_| 0);
     for (i, text) in moves.iter().enumerate() {
         if ended.is_some() {
@@ -116,12 +251,11 @@ pub fn judge<S: AsRef<str>>(
         let text = text.as_ref();
         match variant.parse_move(&pos, text) {
             Ok(d) => {
-                pos = variant.play(&pos, &d.mv);
+                let next = variant.play(&pos, &d.mv);
+                tracker.push(&pos, &d.mv, &next);
+                pos = next;
                 played.push(d);
-                let n = seen.entry(pos).or_insert(0);
-                *n = n.saturating_add(1);
-                let count = *n;
-                ended = end_state(variant, &pos, count)?;
+                ended = end_state(variant, &pos, &mut tracker)?;
                 if ended.is_some() {
                     decided_at = Some(i + 1);
                 }
@@ -149,6 +283,7 @@ pub fn judge<S: AsRef<str>>(
                         legal,
                     }),
                     moves_after_end: 0,
+                    claimable: tracker.claimable().to_vec(),
                 });
             }
         }
@@ -167,19 +302,21 @@ pub fn judge<S: AsRef<str>>(
         final_position: pos,
         illegal: None,
         moves_after_end: moves.len() - plies,
+        claimable: tracker.claimable().to_vec(),
     })
 }
 
-/// Whether the game is over in `pos`, reached for the `count`-th time.
-fn end_state(variant: &Variant, pos: &Position, count: u8) -> Result<Option<Status>, GenError> {
+/// Whether the game is over in `pos` (§4.0: a side without moves first, then draws).
+fn end_state(
+    variant: &Variant,
+    pos: &Position,
+    tracker: &mut Tracker,
+) -> Result<Option<Status>, GenError> {
     match status(variant, pos)? {
         Status::Ongoing => {}
         s => return Ok(Some(s)),
     }
-    if count >= variant.rules().repetition {
-        return Ok(Some(Status::Drawn {
-            reason: Reason::Repetition,
-        }));
-    }
-    Ok(None)
+    Ok(tracker.draw(pos).map(|code| Status::Drawn {
+        reason: Reason::Draw(code),
+    }))
 }

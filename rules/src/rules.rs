@@ -7,6 +7,7 @@
 //! never looks at a variant's id.
 
 use crate::board::DirSet;
+use crate::draws::DrawRule;
 use crate::position::{Kind, KINDS};
 
 /// How far a piece reaches when it captures.
@@ -140,8 +141,8 @@ pub struct Rules {
     /// moves in a row (Frisian: 3; 0 = no limit).
     pub king_quiet_limit: u8,
     pub goal: Goal,
-    /// Occurrence of the same position that draws the game (3 = threefold repetition).
-    pub repetition: u8,
+    /// Draw rules, evaluated in this order after the "no legal move" rule.
+    pub draws: Vec<DrawRule>,
 }
 
 impl Rules {

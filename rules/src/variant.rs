@@ -409,20 +409,12 @@ impl Variant {
         ));
         out.push((
             "draws",
-            format!(
-                "a position occurring for the {} time with the same side to move",
-                ordinal(r.repetition)
-            ),
+            r.draws
+                .iter()
+                .map(|d| d.describe())
+                .collect::<Vec<_>>()
+                .join(" | "),
         ));
         out
-    }
-}
-
-fn ordinal(n: u8) -> String {
-    match n {
-        1 => "1st".into(),
-        2 => "2nd".into(),
-        3 => "3rd".into(),
-        n => format!("{n}th"),
     }
 }

@@ -235,10 +235,13 @@ fn describe_reason(v: &Variant, j: &Judgement, reason: Reason) -> String {
                 winner.name()
             )
         }
-        Reason::Repetition => format!(
-            "the same position with the same side to move occurred {} times",
-            v.rules().repetition
-        ),
+        Reason::Draw(code) => v
+            .rules()
+            .draws
+            .iter()
+            .find(|d| d.code == code)
+            .map(|d| d.describe())
+            .unwrap_or_else(|| code.code().to_string()),
     }
 }
 
