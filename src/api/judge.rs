@@ -1,7 +1,7 @@
 //! `POST /v1/variants/{variant}/judge`: judge a whole game and check a claimed result.
 
 use actix_web::{web, HttpResponse};
-use arbiter_rules::{Judgement, Reason, ResultStyle, Variant, Verdict};
+use arbiter_rules::{DrawCode, Judgement, Reason, ResultStyle, Variant, Verdict};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -147,6 +147,20 @@ pub struct InvalidMove {
     pub candidates: Option<Vec<String>>,
 }
 
+/// A draw the rules let a player claim (it is not automatic in this variant).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct ClaimableDraw {
+    /// Stable code of the draw rule.
+    #[schema(example = "REPETITION")]
+    pub code: String,
+    /// The rule in readable form.
+    #[schema(example = "claimable: the same position with the same side to move occurs 3 times")]
+    pub description: String,
+    /// The first ply after which the draw could be claimed.
+    #[schema(example = 7)]
+    pub ply: usize,
+}
+
 /// The judge's view of a claimed result.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct Claim {
@@ -198,6 +212,9 @@ pub struct JudgeResponse {
     pub moves: Vec<String>,
     /// The first illegal move, when the verdict is `invalid`.
     pub invalid_move: Option<InvalidMove>,
+    /// Draws a player could have claimed during the game (draw rules that are not automatic
+    /// in this variant), each with the first ply it was available.
+    pub claimable_draws: Vec<ClaimableDraw>,
     /// The claimed result checked against the verdict; null when no result was claimed.
     pub claim: Option<Claim>,
 }
@@ -235,19 +252,33 @@ fn describe_reason(v: &Variant, j: &Judgement, reason: Reason) -> String {
                 winner.name()
             )
         }
-        Reason::Draw(code) => v
-            .rules()
-            .draws
-            .iter()
-            .find(|d| d.code == code)
-            .map(|d| d.describe())
-            .unwrap_or_else(|| code.code().to_string()),
+        Reason::Draw(code) => draw_rule_text(v, code),
     }
+}
+
+fn draw_rule_text(v: &Variant, code: DrawCode) -> String {
+    v.rules()
+        .draws
+        .iter()
+        .find(|d| d.code == code)
+        .map(|d| d.describe())
+        .unwrap_or_else(|| code.code().to_string())
 }
 
 fn check_claim(claimed: ClaimedResult, j: &Judgement) -> Claim {
     let stated = claimed.verdict();
     let (agrees, explanation) = match j.verdict {
+        Verdict::Undecided if stated == Verdict::Draw && !j.claimable.is_empty() => (
+            Some(true),
+            format!(
+                "the moves do not end the game, but the rules let a player claim a draw ({})",
+                j.claimable
+                    .iter()
+                    .map(|c| format!("{} from ply {}", c.code.code(), c.ply))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
         Verdict::Undecided => (
             None,
             "the moves do not decide the game; the declared result must come from \
@@ -340,6 +371,15 @@ pub async fn judge(
         side_to_move: j.final_position.side().into(),
         moves: j.moves.iter().map(|d| d.notation.clone()).collect(),
         invalid_move,
+        claimable_draws: j
+            .claimable
+            .iter()
+            .map(|c| ClaimableDraw {
+                code: c.code.code().to_string(),
+                description: draw_rule_text(v, c.code),
+                ply: c.ply,
+            })
+            .collect(),
         claim: req.claimed_result.map(|c| check_claim(c, &j)),
     };
     Ok(HttpResponse::Ok().json(answer))

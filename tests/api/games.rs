@@ -12,7 +12,13 @@ async fn judge(app: &TestApp, variant: &str, body: Value) -> Value {
     .await
 }
 
-/// Kings shuffling back and forth: the start position occurs a third time after 8 plies.
+/// International kings shuffling back and forth: the start position occurs a third time
+/// after 8 plies (an automatic draw under FMJD rules).
+const SHUFFLE_INTL: [&str; 8] = [
+    "50-44", "1-7", "44-50", "7-1", "50-44", "1-7", "44-50", "7-1",
+];
+
+/// The same in English draughts, where threefold repetition must be claimed (WCDF).
 const SHUFFLE: [&str; 8] = [
     "32-28", "1-5", "28-32", "5-1", "32-28", "1-5", "28-32", "5-1",
 ];
@@ -22,34 +28,60 @@ async fn threefold_repetition_is_a_draw() {
     let app = spawn_app().await;
     let body = judge(
         &app,
-        "english",
-        json!({"start_position": "W:WK32:BK1", "moves": SHUFFLE, "claimed_result": "1/2-1/2"}),
+        "international",
+        json!({"start_position": "W:WK50:BK1", "moves": SHUFFLE_INTL, "claimed_result": "1-1"}),
     )
     .await;
     assert_eq!(body["verdict"], "draw", "{body}");
     assert_eq!(body["reason"]["code"], "REPETITION");
-    assert!(body["reason"]["description"]
-        .as_str()
-        .unwrap()
-        .contains('3'));
-    assert_eq!(body["result"], "1/2-1/2");
+    let why = body["reason"]["description"].as_str().unwrap();
+    assert!(why.contains('3'), "{why}");
+    assert_eq!(body["result"], "1-1");
     assert_eq!(body["plies"], 8);
     assert_eq!(body["decided_at_ply"], 8);
     assert_eq!(body["moves_after_end"], 0);
-    assert_eq!(body["final_position"], "W:WK32:BK1");
+    assert_eq!(body["final_position"], "W:WK50:BK1");
     assert_eq!(body["claim"]["agrees"], true);
     assert!(body["invalid_move"].is_null());
 }
 
 #[tokio::test]
-async fn moves_after_a_repetition_are_counted_not_judged() {
+async fn a_claimable_repetition_is_reported_and_supports_a_draw_claim() {
     let app = spawn_app().await;
-    let mut moves: Vec<&str> = SHUFFLE.to_vec();
-    moves.extend(["32-28", "1-5"]);
     let body = judge(
         &app,
         "english",
-        json!({"start_position": "W:WK32:BK1", "moves": moves, "claimed_result": "white_wins"}),
+        json!({"start_position": "W:WK32:BK1", "moves": SHUFFLE, "claimed_result": "1/2-1/2"}),
+    )
+    .await;
+    assert_eq!(body["verdict"], "undecided", "{body}");
+    assert_eq!(body["result"], "*");
+    assert_eq!(body["plies"], 8);
+    let claimable = body["claimable_draws"].as_array().unwrap();
+    assert_eq!(claimable.len(), 1, "{body}");
+    assert_eq!(claimable[0]["code"], "REPETITION");
+    let ply = claimable[0]["ply"].as_u64().unwrap();
+    assert!((7..=8).contains(&ply), "{ply}");
+    assert_eq!(body["claim"]["agrees"], true);
+    // A win claim is not decided by these moves.
+    let body = judge(
+        &app,
+        "english",
+        json!({"start_position": "W:WK32:BK1", "moves": SHUFFLE, "claimed_result": "1-0"}),
+    )
+    .await;
+    assert!(body["claim"]["agrees"].is_null(), "{body}");
+}
+
+#[tokio::test]
+async fn moves_after_a_repetition_are_counted_not_judged() {
+    let app = spawn_app().await;
+    let mut moves: Vec<&str> = SHUFFLE_INTL.to_vec();
+    moves.extend(["50-44", "1-7"]);
+    let body = judge(
+        &app,
+        "international",
+        json!({"start_position": "W:WK50:BK1", "moves": moves, "claimed_result": "white_wins"}),
     )
     .await;
     assert_eq!(body["verdict"], "draw");
