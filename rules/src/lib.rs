@@ -15,6 +15,7 @@
 //! assert_eq!(v.legal_moves(&next).unwrap().len(), 9);
 //! ```
 
+pub mod adjudication;
 pub mod bits;
 pub mod board;
 pub mod catalogue;

@@ -75,6 +75,10 @@ fn run_case(case: &Case) {
             continue;
         }
         let v = v.unwrap_or_else(|| panic!("{ctx}: no variant yet"));
+        if key == "start" {
+            pos = Some(v.start());
+            continue;
+        }
         if key == "fen" {
             pos = Some(
                 v.parse_fen(rest)
@@ -173,6 +177,7 @@ fn run_case(case: &Case) {
                 }
                 other => panic!("{ctx}: {rest} should be illegal, got {other:?}"),
             },
+            "side" => assert_eq!(p.side().name(), rest, "{ctx}: side to move"),
             "status" => {
                 let s = status(v, &p).unwrap();
                 let got = match s {

@@ -2,4 +2,5 @@
 
 pub mod fen;
 pub mod movetext;
+pub mod pdn;
 pub mod squares;

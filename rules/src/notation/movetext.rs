@@ -180,6 +180,26 @@ impl Variant {
             .join(&sep)
     }
 
+    /// `ed4` / `e:d4`: a file letter, then the destination square (algebraic boards only).
+    fn file_short_form(&self, text: &str) -> Option<(u8, usize)> {
+        if !self.algebraic() {
+            return None;
+        }
+        let t = text.trim().trim_end_matches(['!', '?', '+', '#']);
+        let mut chars = t.chars();
+        let file = chars.next()?;
+        if !file.is_ascii_lowercase() {
+            return None;
+        }
+        let rest = chars.as_str();
+        let rest = rest.strip_prefix([':', 'x']).unwrap_or(rest);
+        if !rest.starts_with(|c: char| c.is_ascii_lowercase()) {
+            return None;
+        }
+        let to = crate::notation::squares::parse_algebraic(self.board(), rest)?;
+        Some((file as u8 - b'a', to))
+    }
+
     /// Canonical route of a move: the PDN route with the smallest list of square numbers.
     fn canonical(&self, m: &Move, routes: &[Route]) -> (Vec<usize>, Vec<usize>) {
         if routes.is_empty() {
@@ -233,8 +253,35 @@ impl Variant {
             .collect()
     }
 
-    /// Finds the legal move named by `text` (short or long form, any valid route).
+    /// Finds the legal move named by `text` (short or long form, any valid route). On
+    /// algebraic boards the Russian short form is read too: `ed4`, the piece on the e-file
+    /// that goes to d4.
     pub fn parse_move(&self, pos: &Position, text: &str) -> Result<DescribedMove, MoveError> {
+        if let Some((file, to)) = self.file_short_form(text) {
+            let moves = self.legal_moves_with_routes(pos)?;
+            let described = self.describe(&moves);
+            let matching: Vec<usize> = described
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| {
+                    d.mv.to as usize == to && self.board().xy(d.mv.from as usize).0 == file
+                })
+                .map(|(i, _)| i)
+                .collect();
+            return match matching.len() {
+                1 => Ok(described[matching[0]].clone()),
+                0 => Err(MoveError::Illegal {
+                    reason: format!("{} does not match any legal move", clip(text.trim())),
+                    legal: described.iter().map(|d| d.notation.clone()).collect(),
+                }),
+                _ => Err(MoveError::Ambiguous {
+                    candidates: matching
+                        .iter()
+                        .map(|&i| described[i].long.clone())
+                        .collect(),
+                }),
+            };
+        }
         let squares = parse_squares(self, text)?;
         let moves = self.legal_moves_with_routes(pos)?;
         let described = self.describe(&moves);
