@@ -212,11 +212,12 @@ pub fn parse_pdn(text: &str) -> Vec<PdnGame> {
             }
             _ => {
                 let mut j = i;
-                while j < chars.len()
-                    && !chars[j].is_whitespace()
-                    && !matches!(chars[j], '{' | '(' | '[' | ';' | ')' | '}')
-                    && !(chars[j] == '\\' && matches!(chars.get(j + 1), Some('r') | Some('n')))
-                {
+                let ends_token = |j: usize| {
+                    chars[j].is_whitespace()
+                        || matches!(chars[j], '{' | '(' | '[' | ';' | ')' | '}')
+                        || (chars[j] == '\\' && matches!(chars.get(j + 1), Some('r' | 'n')))
+                };
+                while j < chars.len() && !ends_token(j) {
                     j += 1;
                 }
                 let mut token: String = chars[i..j].iter().collect();
