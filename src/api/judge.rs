@@ -1,6 +1,7 @@
 //! `POST /v1/variants/{variant}/judge`: judge a whole game and check a claimed result.
 
 use actix_web::{web, HttpResponse};
+use arbiter_rules::adjudication::check_declared;
 use arbiter_rules::{DrawCode, Judgement, Reason, ResultStyle, Variant, Verdict};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -35,22 +36,15 @@ pub enum ClaimedResult {
     /// PDN (international style): draw.
     #[serde(rename = "1-1")]
     Pdn11,
+    /// PDN: both players lost (double forfeit).
+    #[serde(rename = "0-0")]
+    Pdn00,
+    /// PDN: unknown or unfinished.
+    #[serde(rename = "*")]
+    Unknown,
 }
 
 impl ClaimedResult {
-    /// The verdict the claim states.
-    pub fn verdict(self) -> Verdict {
-        match self {
-            ClaimedResult::WhiteWins | ClaimedResult::Pdn10 | ClaimedResult::Pdn20 => {
-                Verdict::WhiteWins
-            }
-            ClaimedResult::BlackWins | ClaimedResult::Pdn01 | ClaimedResult::Pdn02 => {
-                Verdict::BlackWins
-            }
-            ClaimedResult::Draw | ClaimedResult::PdnHalf | ClaimedResult::Pdn11 => Verdict::Draw,
-        }
-    }
-
     fn text(self) -> String {
         serde_json::to_value(self)
             .ok()
@@ -75,7 +69,7 @@ pub struct JudgeRequest {
     #[schema(example = json!(["32-28", "19-23", "28x19", "14x23"]))]
     pub moves: Vec<String>,
     /// The declared result to check: `white_wins`, `black_wins`, `draw` or a PDN result
-    /// (`1-0`, `0-1`, `1/2-1/2`, `2-0`, `0-2`, `1-1`).
+    /// (`1-0`, `0-1`, `1/2-1/2`, `2-0`, `0-2`, `1-1`, `0-0`, `*`).
     #[schema(example = "1-1")]
     pub claimed_result: Option<ClaimedResult>,
 }
@@ -167,8 +161,9 @@ pub struct Claim {
     /// The claimed result as sent.
     #[schema(example = "1-1")]
     pub claimed: String,
-    /// Whether the moves prove the claim: true, false, or null when the moves do not decide
-    /// the game (then the result must come from resignation, time or agreement).
+    /// Whether the moves prove the claim: true, false, or null when the moves cannot confirm
+    /// it (the game is undecided, so the result must come from resignation, time or
+    /// agreement; or the record has an illegal move).
     #[schema(example = json!(null))]
     pub agrees: Option<bool>,
     /// Explanation.
@@ -231,16 +226,6 @@ fn pdn_result(v: &Variant, verdict: Verdict) -> &'static str {
     }
 }
 
-fn verdict_words(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::WhiteWins => "White wins",
-        Verdict::BlackWins => "Black wins",
-        Verdict::Draw => "a draw",
-        Verdict::Undecided => "undecided",
-        Verdict::Invalid => "invalid",
-    }
-}
-
 fn describe_reason(v: &Variant, j: &Judgement, reason: Reason) -> String {
     match reason {
         Reason::NoLegalMoves => {
@@ -265,53 +250,13 @@ fn draw_rule_text(v: &Variant, code: DrawCode) -> String {
         .unwrap_or_else(|| code.code().to_string())
 }
 
-fn check_claim(claimed: ClaimedResult, j: &Judgement) -> Claim {
-    let stated = claimed.verdict();
-    let (agrees, explanation) = match j.verdict {
-        Verdict::Undecided if stated == Verdict::Draw && !j.claimable.is_empty() => (
-            Some(true),
-            format!(
-                "the moves do not end the game, but the rules let a player claim a draw ({})",
-                j.claimable
-                    .iter()
-                    .map(|c| format!("{} from ply {}", c.code.code(), c.ply))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        ),
-        Verdict::Undecided => (
-            None,
-            "the moves do not decide the game; the declared result must come from \
-             resignation, time or agreement"
-                .to_string(),
-        ),
-        Verdict::Invalid => (
-            Some(false),
-            format!(
-                "the game contains an illegal move at ply {}; no result can rest on it",
-                j.illegal.as_ref().map(|i| i.ply).unwrap_or(0)
-            ),
-        ),
-        actual if actual == stated => (
-            Some(true),
-            format!(
-                "the rules end the game with {}, as claimed",
-                verdict_words(actual)
-            ),
-        ),
-        actual => (
-            Some(false),
-            format!(
-                "the claim says {} but the rules end the game with {}",
-                verdict_words(stated),
-                verdict_words(actual)
-            ),
-        ),
-    };
+fn check_claim(v: &Variant, claimed: ClaimedResult, j: &Judgement) -> Claim {
+    let text = claimed.text();
+    let agreement = check_declared(v, j, Some(&text));
     Claim {
-        claimed: claimed.text(),
-        agrees,
-        explanation,
+        claimed: text,
+        agrees: agreement.agrees,
+        explanation: agreement.explanation,
     }
 }
 
@@ -380,7 +325,7 @@ pub async fn judge(
                 ply: c.ply,
             })
             .collect(),
-        claim: req.claimed_result.map(|c| check_claim(c, &j)),
+        claim: req.claimed_result.map(|c| check_claim(v, c, &j)),
     };
     Ok(HttpResponse::Ok().json(answer))
 }

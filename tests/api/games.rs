@@ -155,7 +155,7 @@ async fn a_wrong_claim_is_refused() {
     assert!(body["claim"]["explanation"]
         .as_str()
         .unwrap()
-        .contains("White wins"));
+        .contains("a win for White"));
 }
 
 #[tokio::test]
@@ -204,7 +204,11 @@ async fn an_illegal_move_is_an_invalid_verdict_not_an_error() {
     assert_eq!(bad["move"], "28-22");
     assert_eq!(bad["code"], "illegal-move");
     assert_eq!(bad["legal_moves"], json!(["28x19"]));
-    assert_eq!(body["claim"]["agrees"], false);
+    assert!(body["claim"]["agrees"].is_null(), "{body}");
+    assert!(body["claim"]["explanation"]
+        .as_str()
+        .unwrap()
+        .contains("illegal move at ply 3"));
 }
 
 #[tokio::test]
@@ -278,4 +282,19 @@ async fn the_full_long_form_of_a_capture_is_one_move() {
     assert_eq!(body["verdict"], "undecided", "{body}");
     assert_eq!(body["moves"], json!(["47x38x24x13x36"]));
     assert_eq!(body["final_position"], "B:WK36:B14");
+}
+
+#[tokio::test]
+async fn unfinished_and_forfeit_results_are_accepted() {
+    let app = spawn_app().await;
+    for claimed in ["*", "0-0"] {
+        let body = judge(
+            &app,
+            "english",
+            json!({"moves": ["11-15"], "claimed_result": claimed}),
+        )
+        .await;
+        assert_eq!(body["claim"]["claimed"], claimed);
+        assert!(body["claim"]["agrees"].is_null(), "{body}");
+    }
 }
