@@ -54,3 +54,34 @@ async fn unknown_variant_is_a_404_listing_the_known_ids() {
     assert!(known.iter().any(|k| k == "international"));
     assert!(body["detail"].as_str().unwrap().contains("chess"));
 }
+
+#[tokio::test]
+async fn every_variant_serves_its_start_position_and_plays_each_first_move() {
+    let app = spawn_app().await;
+    for id in arbiter_rules::ids() {
+        let v = ok_json(app.get(&format!("/v1/variants/{id}")).await).await;
+        assert_eq!(v["id"], id);
+        assert_eq!(
+            v["provisional"],
+            v["provisional_reason"].is_string(),
+            "{id}"
+        );
+        let moves = ok_json(app.get(&format!("/v1/variants/{id}/moves")).await).await;
+        assert_eq!(moves["position"], v["start_position"], "{id}");
+        assert_eq!(moves["side_to_move"], v["first_mover"], "{id}");
+        let list = moves["moves"].as_array().unwrap();
+        assert!(!list.is_empty(), "{id}: no moves from the start");
+        for m in list {
+            let played = ok_json(
+                app.post_json(
+                    &format!("/v1/variants/{id}/play"),
+                    &serde_json::json!({"move": m["notation"]}),
+                )
+                .await,
+            )
+            .await;
+            assert_eq!(played["position"], m["resulting_position"], "{id} {m}");
+            assert_eq!(played["moves"][0], m["notation"], "{id}");
+        }
+    }
+}
