@@ -127,6 +127,13 @@ impl ApiError {
         self
     }
 
+    /// Sets the `limit` member (the bound that was exceeded) and the field at fault.
+    pub fn with_limit(mut self, field: &str, limit: u64) -> Self {
+        self.problem.field = Some(field.to_string());
+        self.problem.limit = Some(limit);
+        self
+    }
+
     /// 404: no variant with this id.
     pub fn unknown_variant(id: &str) -> Self {
         let known: Vec<String> = arbiter_rules::ids().into_iter().map(String::from).collect();

@@ -53,6 +53,17 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
+    /// Adjudicate a PDN file: print the `POST /v1/judge/pdn` answer (pretty JSON).
+    Judge {
+        /// The PDN file (`-` reads standard input).
+        file: String,
+        /// Judge every game under this variant id, whatever its tags say.
+        #[arg(long)]
+        variant: Option<String>,
+        /// Most games judged; a file with more is refused (exit code 2).
+        #[arg(long, default_value_t = arbiter::api::pdn::MAX_GAMES)]
+        max_games: usize,
+    },
     /// Print the OpenAPI document (pretty JSON).
     Openapi,
 }
@@ -85,6 +96,11 @@ fn main() -> ExitCode {
             json,
         } => perft(&variant, depth, fen.as_deref(), divide, json),
         Command::Moves { variant, fen } => moves(&variant, fen.as_deref()),
+        Command::Judge {
+            file,
+            variant,
+            max_games,
+        } => judge(&file, variant.as_deref(), max_games),
         Command::Openapi => {
             emit(&arbiter::openapi::document_json());
             Ok(())
@@ -179,6 +195,25 @@ fn perft(
 
 fn moves(variant: &str, fen: Option<&str>) -> Result<(), Failure> {
     let answer = list_moves(variant, fen).map_err(|e| usage(e.problem().detail.clone()))?;
+    let text = serde_json::to_string_pretty(&answer)
+        .map_err(|e| Failure(format!("cannot write JSON: {e}"), 1))?;
+    emit(&text);
+    Ok(())
+}
+
+fn judge(file: &str, variant: Option<&str>, max_games: usize) -> Result<(), Failure> {
+    use std::io::Read;
+    let explicit = variant.map(find_variant).transpose()?;
+    let mut bytes = Vec::new();
+    let read = if file == "-" {
+        std::io::stdin().read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(file).and_then(|mut f| f.read_to_end(&mut bytes))
+    };
+    read.map_err(|e| usage(format!("cannot read {file}: {e}")))?;
+    let text = arbiter::api::pdn::decode_pdn(&bytes);
+    let answer = arbiter::api::pdn::judge_pdn_text(&text, explicit, max_games)
+        .map_err(|e| usage(e.problem().detail.clone()))?;
     let text = serde_json::to_string_pretty(&answer)
         .map_err(|e| Failure(format!("cannot write JSON: {e}"), 1))?;
     emit(&text);

@@ -5,7 +5,7 @@
 
 use utoipa::OpenApi;
 
-use crate::api::{health, judge, moves, play, variants};
+use crate::api::{health, judge, moves, pdn, play, variants};
 use crate::errors::Problem;
 
 /// The API document.
@@ -29,6 +29,7 @@ Every error is an RFC 9457 problem document (`application/problem+json`) with a 
         moves::post_moves,
         play::play,
         judge::judge,
+        pdn::judge_pdn,
         health::healthz,
         health::readyz,
     ),

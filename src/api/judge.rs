@@ -214,7 +214,7 @@ pub struct JudgeResponse {
     pub claim: Option<Claim>,
 }
 
-fn pdn_result(v: &Variant, verdict: Verdict) -> &'static str {
+pub(crate) fn pdn_result(v: &Variant, verdict: Verdict) -> &'static str {
     match (v.spec().result_style, verdict) {
         (ResultStyle::Default, Verdict::WhiteWins) => "1-0",
         (ResultStyle::Default, Verdict::BlackWins) => "0-1",
@@ -226,7 +226,7 @@ fn pdn_result(v: &Variant, verdict: Verdict) -> &'static str {
     }
 }
 
-fn describe_reason(v: &Variant, j: &Judgement, reason: Reason) -> String {
+pub(crate) fn describe_reason(v: &Variant, j: &Judgement, reason: Reason) -> String {
     match reason {
         Reason::NoLegalMoves => {
             let side = j.final_position.side();
@@ -241,7 +241,7 @@ fn describe_reason(v: &Variant, j: &Judgement, reason: Reason) -> String {
     }
 }
 
-fn draw_rule_text(v: &Variant, code: DrawCode) -> String {
+pub(crate) fn draw_rule_text(v: &Variant, code: DrawCode) -> String {
     v.rules()
         .draws
         .iter()

@@ -4,6 +4,7 @@
 pub mod health;
 pub mod judge;
 pub mod moves;
+pub mod pdn;
 pub mod play;
 pub mod variants;
 
@@ -47,6 +48,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(
         web::resource("/v1/variants/{variant}/judge")
             .route(web::post().to(judge::judge))
+            .default_service(not_allowed("POST")),
+    )
+    .service(
+        web::resource("/v1/judge/pdn")
+            .route(web::post().to(pdn::judge_pdn))
             .default_service(not_allowed("POST")),
     )
     .service(

@@ -1,0 +1,484 @@
+//! `POST /v1/judge/pdn`: adjudicate every game of a PDN file.
+//!
+//! The body is PDN text (`text/plain`, `application/x-pdn`) or JSON `{"pdn": ..., "variant"?}`.
+//! Each game is judged under its own variant (the `GameType` tag, else the `Variant` tag),
+//! unless the request names one. A game that cannot be judged (broken text, unsupported
+//! GameType, no variant, bad FEN tag, too many plies) is an entry with an `error`, never a
+//! failed request: only the request as a whole (size, number of games, unknown variant, media
+//! type) gives a problem document.
+
+use actix_web::http::header;
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use arbiter_rules::adjudication::{judge_pdn_game, GameError, GameReport};
+use arbiter_rules::notation::pdn::{choose_variant, parse_pdn, PdnGame, VariantChoice};
+use arbiter_rules::Variant;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::find_variant;
+use super::judge::VerdictDto;
+use super::judge::{describe_reason, draw_rule_text, pdn_result, ClaimableDraw, ReasonDto};
+use crate::errors::{ApiError, Problem};
+
+/// Largest accepted PDN request body, in bytes (1 MiB).
+pub const MAX_PDN_BODY_BYTES: usize = 1024 * 1024;
+
+/// Most games judged in one request.
+pub const MAX_GAMES: usize = 200;
+
+/// Most plies judged in one game: the same bound as the moves of `/judge` and `/play`.
+pub const MAX_PLIES_PER_GAME: usize = crate::config::MAX_MOVES;
+
+/// The query string of `POST /v1/judge/pdn`.
+#[derive(Clone, Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PdnQuery {
+    /// Judge every game under this variant id, whatever its GameType or Variant tag says.
+    #[param(example = "russian")]
+    pub variant: Option<String>,
+}
+
+/// The JSON form of a PDN request.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "pdn": "[Event \"Club\"]\n[GameType \"25\"]\n[Result \"*\"]\n1. c3-d4 f6-g5 2. g3-f4 g5-h4 *\n",
+    "variant": "russian"
+}))]
+pub struct PdnRequest {
+    /// The PDN text: one or more games (at most 200).
+    pub pdn: String,
+    /// Judge every game under this variant id (the `variant` query parameter wins over it).
+    #[schema(example = "russian")]
+    pub variant: Option<String>,
+}
+
+/// Whether a game was judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameOutcome {
+    /// The moves were replayed and judged (the verdict may still be `invalid`).
+    Judged,
+    /// The game could not be judged (see `error`).
+    Error,
+}
+
+/// Whether the declared result agrees with the moves.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Agreement {
+    /// true: the moves show the declared result; false: they show another one; null: the
+    /// moves cannot confirm it (undecided game, illegal move, or no result declared).
+    #[schema(example = true)]
+    pub agrees: Option<bool>,
+    /// Explanation.
+    #[schema(example = "declared 2-0, a win for White: Black has no legal move after ply 1")]
+    pub explanation: String,
+}
+
+/// The first move of a game that is not legal.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct PdnInvalidMove {
+    /// 1-based ply of the move in the game.
+    #[schema(example = 3)]
+    pub ply: usize,
+    /// The move number written before it in the file, if any.
+    #[schema(example = 2)]
+    pub move_number: Option<u32>,
+    /// The move text as written.
+    #[serde(rename = "move")]
+    #[schema(example = "28-22")]
+    pub move_text: String,
+    /// `illegal-move`, `ambiguous-move` or `unparsable-move`.
+    #[schema(example = "illegal-move")]
+    pub code: String,
+    /// Why the move was refused.
+    #[schema(example = "illegal move: 28-22 does not match any legal move")]
+    pub reason: String,
+    /// The legal moves at that point, in canonical notation.
+    #[schema(example = json!(["28x19"]))]
+    pub legal_moves: Vec<String>,
+}
+
+/// Why a game could not be judged.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameErrorDto {
+    /// `invalid-game-text`, `unsupported-variant`, `no-variant`, `invalid-position`,
+    /// `too-many-moves` (more than 1000 plies) or `capture-limit`.
+    #[schema(example = "unsupported-variant")]
+    pub code: String,
+    /// Human-readable explanation.
+    #[schema(example = "GameType \"30\" is not a variant this service supports")]
+    pub detail: String,
+}
+
+/// The judgement of one game of the file.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct PdnGameResult {
+    /// 0-based index of the game in the file.
+    #[schema(example = 0)]
+    pub index: usize,
+    /// 1-based line where the game starts.
+    #[schema(example = 1)]
+    pub line: usize,
+    /// The tag pairs, in file order.
+    #[schema(example = json!({"Event": "Club", "GameType": "20", "Result": "2-0"}))]
+    pub tags: serde_json::Map<String, serde_json::Value>,
+    /// The variant id the game was judged under; null when none could be chosen.
+    #[schema(example = "international")]
+    pub variant: Option<String>,
+    /// `judged`, or `error` when the game could not be judged.
+    #[schema(example = "judged")]
+    pub outcome: GameOutcome,
+    /// `white_wins`, `black_wins`, `draw`, `undecided` or `invalid` (judged games only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<VerdictDto>,
+    /// Why the rules ended the game; null when they did not (judged games only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Option<ReasonDto>>,
+    /// The ply after which the rules ended the game (0 = the start position itself).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decided_at_ply: Option<Option<usize>>,
+    /// Number of moves legally played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = 4)]
+    pub plies: Option<usize>,
+    /// Moves written after the rules had ended the game; they are not judged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = 0)]
+    pub moves_after_end: Option<usize>,
+    /// FEN of the position after the moves legally played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "W:W31-50:B1-20")]
+    pub final_position: Option<String>,
+    /// The result the moves show, in the variant's PDN style (`2-0`, `1-0`, `1/2-1/2`...);
+    /// `*` when undecided or invalid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "2-0")]
+    pub result: Option<String>,
+    /// The declared result (the `Result` tag, else the game terminator); null if none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "2-0")]
+    pub declared_result: Option<Option<String>>,
+    /// The declared result checked against the moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agreement: Option<Agreement>,
+    /// Draws a player could have claimed, each with the first ply it was available.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claimable_draws: Option<Vec<ClaimableDraw>>,
+    /// The first illegal move, when the verdict is `invalid`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invalid_move: Option<PdnInvalidMove>,
+    /// Why the game could not be judged (`outcome` = `error` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<GameErrorDto>,
+}
+
+/// Counts over the whole file.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct PdnSummary {
+    /// Games found in the file.
+    #[schema(example = 3)]
+    pub games: usize,
+    /// Games judged (including `invalid` verdicts).
+    #[schema(example = 2)]
+    pub judged: usize,
+    /// Games that could not be judged.
+    #[schema(example = 1)]
+    pub errors: usize,
+}
+
+/// The judgement of a PDN file.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct PdnJudgeResponse {
+    /// One entry per game, in file order.
+    pub games: Vec<PdnGameResult>,
+    pub summary: PdnSummary,
+}
+
+fn game_error_code(e: &GameError) -> &'static str {
+    match e {
+        GameError::Text(_) => "invalid-game-text",
+        GameError::UnsupportedVariant(_) => "unsupported-variant",
+        GameError::NoVariant => "no-variant",
+        GameError::BadFen(_) => "invalid-position",
+        GameError::TooManyPlies { .. } => "too-many-moves",
+        GameError::Gen(_) => "capture-limit",
+    }
+}
+
+fn empty_entry(index: usize, game: &PdnGame, variant: Option<&Variant>) -> PdnGameResult {
+    PdnGameResult {
+        index,
+        line: game.line,
+        tags: game
+            .tags
+            .iter()
+            .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+            .collect(),
+        variant: variant.map(|v| v.id().to_string()),
+        outcome: GameOutcome::Error,
+        verdict: None,
+        reason: None,
+        decided_at_ply: None,
+        plies: None,
+        moves_after_end: None,
+        final_position: None,
+        result: None,
+        declared_result: None,
+        agreement: None,
+        claimable_draws: None,
+        invalid_move: None,
+        error: None,
+    }
+}
+
+fn judged_entry(index: usize, game: &PdnGame, r: GameReport) -> PdnGameResult {
+    let v = r.variant;
+    let j = &r.judgement;
+    let mut e = empty_entry(index, game, Some(v));
+    e.outcome = GameOutcome::Judged;
+    e.verdict = Some(j.verdict.into());
+    e.reason = Some(j.reason.map(|reason| ReasonDto {
+        code: reason.code().to_string(),
+        description: describe_reason(v, j, reason),
+    }));
+    e.decided_at_ply = Some(j.decided_at_ply);
+    e.plies = Some(j.moves.len());
+    e.moves_after_end = Some(j.moves_after_end);
+    e.final_position = Some(v.fen(&j.final_position));
+    e.result = Some(pdn_result(v, j.verdict).to_string());
+    e.declared_result = Some(r.declared.clone());
+    e.agreement = Some(Agreement {
+        agrees: r.agreement.agrees,
+        explanation: r.agreement.explanation.clone(),
+    });
+    e.claimable_draws = Some(
+        j.claimable
+            .iter()
+            .map(|c| ClaimableDraw {
+                code: c.code.code().to_string(),
+                description: draw_rule_text(v, c.code),
+                ply: c.ply,
+            })
+            .collect(),
+    );
+    e.invalid_move = j.illegal.as_ref().map(|i| {
+        let problem = ApiError::bad_move(i.ply - 1, &i.text, i.error.clone());
+        let p = problem.problem();
+        PdnInvalidMove {
+            ply: i.ply,
+            move_number: r.illegal_move_number,
+            move_text: i.text.clone(),
+            code: p.code.clone(),
+            reason: p.reason.clone().unwrap_or_else(|| i.error.to_string()),
+            legal_moves: i.legal.clone(),
+        }
+    });
+    e
+}
+
+/// 422: more games in the file than the bound.
+pub fn too_many_games(count: usize, limit: usize) -> ApiError {
+    ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "too-many-games",
+        "Too many games",
+        format!("the PDN text has {count} games; at most {limit} games are judged per request"),
+    )
+    .with_limit("pdn", limit as u64)
+}
+
+/// 413: a PDN body above [`MAX_PDN_BODY_BYTES`].
+pub fn pdn_too_large(length: Option<usize>) -> ApiError {
+    let sent = match length {
+        Some(n) => format!("the request body has {n} bytes; "),
+        None => "the request body is too large; ".to_string(),
+    };
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "payload-too-large",
+        "Request body too large",
+        format!("{sent}the limit for PDN files is {MAX_PDN_BODY_BYTES} bytes (1 MiB)"),
+    )
+    .with_limit("body", MAX_PDN_BODY_BYTES as u64)
+}
+
+/// Judges every game of a PDN text: the work of `POST /v1/judge/pdn` and `arbiter judge`.
+/// `explicit` overrides each game's tags; more than `max_games` games is the too-many-games
+/// problem.
+pub fn judge_pdn_text(
+    text: &str,
+    explicit: Option<&'static Variant>,
+    max_games: usize,
+) -> Result<PdnJudgeResponse, ApiError> {
+    let games = parse_pdn(text);
+    if games.len() > max_games {
+        return Err(too_many_games(games.len(), max_games));
+    }
+    let mut out = Vec::with_capacity(games.len());
+    for (index, game) in games.iter().enumerate() {
+        let entry = match judge_pdn_game(game, explicit, MAX_PLIES_PER_GAME) {
+            Ok(report) => judged_entry(index, game, report),
+            Err(err) => {
+                let variant = match choose_variant(game, explicit) {
+                    VariantChoice::Found(v) => Some(v),
+                    _ => None,
+                };
+                let mut e = empty_entry(index, game, variant);
+                e.error = Some(GameErrorDto {
+                    code: game_error_code(&err).to_string(),
+                    detail: err.to_string(),
+                });
+                e
+            }
+        };
+        out.push(entry);
+    }
+    let judged = out
+        .iter()
+        .filter(|g| g.outcome == GameOutcome::Judged)
+        .count();
+    Ok(PdnJudgeResponse {
+        summary: PdnSummary {
+            games: out.len(),
+            judged,
+            errors: out.len() - judged,
+        },
+        games: out,
+    })
+}
+
+/// Decodes a PDN body: UTF-8 when it is valid UTF-8, else ISO-8859-1 (every byte one char),
+/// as older PDN files are written.
+pub fn decode_pdn(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(_) => bytes.iter().map(|&b| b as char).collect(),
+    }
+}
+
+fn media_essence(ct: &str) -> String {
+    ct.split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
+fn is_json(essence: &str) -> bool {
+    essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
+fn is_pdn_text(essence: &str) -> bool {
+    essence.is_empty()
+        || essence.starts_with("text/")
+        || matches!(
+            essence,
+            "application/x-pdn" | "application/pdn" | "application/octet-stream"
+        )
+}
+
+/// Adjudicate a PDN file: replay every game under its variant's rules, say who won and why,
+/// and check each declared result against the moves.
+///
+/// The variant of a game is, in order: the `variant` query parameter, the `variant` member of a
+/// JSON body, the game's `GameType` tag (20 international, 21 english, 22 italian, 23 pool,
+/// 25 russian, 26 brazilian, 27 canadian, 28 portuguese, 29 czech, 31 thai, 40 frisian), its
+/// `Variant` tag (a variant id). A game that cannot be judged is an entry with `outcome:
+/// "error"`, not a failed request.
+///
+/// Bounds: the body is at most 1 MiB (413), the file at most 200 games (422
+/// `too-many-games`), a game at most 1000 plies (a per-game `too-many-moves` error). A body
+/// that is not UTF-8 is read as ISO-8859-1.
+#[utoipa::path(
+    post,
+    path = "/v1/judge/pdn",
+    tag = "judge",
+    params(PdnQuery),
+    request_body(
+        description = "PDN text (`text/plain` or `application/x-pdn`, UTF-8 or ISO-8859-1, at most 1 MiB, at most 200 games), or JSON `{\"pdn\", \"variant\"?}`",
+        content(
+            ("text/plain", examples(
+                ("international" = (summary = "A short international game (GameType 20)", value = json!("[Event \"Club\"]\n[GameType \"20\"]\n[Result \"*\"]\n1. 32-28 19-23 2. 28x19 14x23 *\n"))),
+                ("russian" = (summary = "A Russian game (GameType 25)", value = json!("[GameType \"25\"]\n[Result \"1-0\"]\n1. c3-d4 f6-g5 2. g3-f4 g5-h4 1-0\n"))),
+                ("bad_move" = (summary = "A game with an illegal move (a capture is compulsory)", value = json!("[GameType \"20\"]\n1. 32-28 19-23 2. 28-22 *\n"))),
+            )),
+            ("application/x-pdn"),
+            (PdnRequest = "application/json"),
+        )
+    ),
+    responses(
+        (status = 200, description = "One entry per game; games that cannot be judged are entries with an `error`", body = PdnJudgeResponse),
+        (status = 400, description = "Empty body, malformed JSON or wrong field types", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown variant (the problem lists the known ids)", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body larger than 1 MiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body neither PDN text nor JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "More than 200 games (`too-many-games`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn judge_pdn(
+    req: HttpRequest,
+    query: web::Query<PdnQuery>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let declared_length = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    if let Some(n) = declared_length {
+        if n > MAX_PDN_BODY_BYTES {
+            return Err(pdn_too_large(Some(n)));
+        }
+    }
+    let essence = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .map(|v| media_essence(&String::from_utf8_lossy(v.as_bytes())))
+        .unwrap_or_default();
+    if !is_json(&essence) && !is_pdn_text(&essence) {
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported-media-type",
+            "Unsupported media type",
+            format!(
+                "send the PDN file as text/plain or application/x-pdn, or JSON {{\"pdn\": ...}} \
+                 as application/json, not '{}'",
+                crate::errors::clip(&essence)
+            ),
+        ));
+    }
+    let bytes = match payload.to_bytes_limited(MAX_PDN_BODY_BYTES).await {
+        Ok(Ok(b)) => b,
+        Ok(Err(e)) => {
+            return Err(ApiError::invalid_body(format!(
+                "the request body could not be read: {e}"
+            )))
+        }
+        Err(_) => return Err(pdn_too_large(declared_length)),
+    };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(ApiError::invalid_body(
+            "the request body is empty; send PDN text or JSON {\"pdn\": ...}",
+        ));
+    }
+    let (text, body_variant) = if is_json(&essence) {
+        let mut de = serde_json::Deserializer::from_slice(&bytes);
+        let r: PdnRequest =
+            serde_path_to_error::deserialize(&mut de).map_err(crate::errors::json_error)?;
+        de.end().map_err(ApiError::malformed_json)?;
+        (r.pdn, r.variant)
+    } else {
+        (decode_pdn(&bytes), None)
+    };
+    let explicit = match query.into_inner().variant.or(body_variant) {
+        Some(id) => Some(find_variant(&id)?),
+        None => None,
+    };
+    let answer = web::block(move || judge_pdn_text(&text, explicit, MAX_GAMES))
+        .await
+        .map_err(|_| ApiError::from_status(StatusCode::INTERNAL_SERVER_ERROR))??;
+    Ok(HttpResponse::Ok().json(answer))
+}
