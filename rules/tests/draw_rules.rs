@@ -1,0 +1,452 @@
+//! Draw rules of every rule set (`diagonal.md` §4), game by game.
+//!
+//! Every game is built here from a hand-drawn geometry, written in algebraic coordinates
+//! (a1 = White's bottom-left corner) and converted to each variant's square numbers with the
+//! tables of `diagonal.md` §6.2 (the conversion is written below, independently of the
+//! engine). The expected verdict, reason and ply come from the rule text (§4), never from
+//! running the engine: the engine only tells whether the moves are legal (a verdict
+//! `Invalid` means the sequence is wrong, not the expectation).
+//!
+//! Long king-only games: each side's king walks its own closed cycle of squares. With cycles
+//! of `a` and `b` moves the pair of squares comes back every lcm(a, b) moves each, i.e. every
+//! 2·lcm(a, b) plies, so a position occurs for the third time only 4·lcm(a, b) plies after its
+//! first occurrence. The layouts keep captures impossible:
+//!
+//! * Flying kings (10×10 and 8×8): a piece on an edge square can never be captured (every
+//!   diagonal through it ends there, so there is no landing square behind it). One king walks
+//!   the long diagonal, the other a closed edge-to-edge orbit whose four diagonals contain none
+//!   of the squares the first king stops on, and every other piece stands on an edge square.
+//!   No piece ever stops on a square of the other side's move paths.
+//! * Short kings (English, Italian): the two kings walk rings that never come diagonally
+//!   adjacent to each other or to an enemy man, so no capture is ever possible.
+//!
+//! Counters are in plies: the federations' "N moves" is N moves by each player, 2N plies.
+
+use arbiter_rules::{judge, variant, Color, DrawCode, Judgement, Reason, Variant, Verdict};
+
+// ---------------------------------------------------------------------------------------------
+// Square numbering (diagonal.md §6.2), from algebraic names.
+
+fn xy(sq: &str) -> (u32, u32) {
+    let mut chars = sq.chars();
+    let file = chars.next().expect("file") as u32 - 'a' as u32;
+    let rank: u32 = chars.as_str().parse().expect("rank");
+    (file, rank - 1)
+}
+
+/// Row-by-row numbering from the top-left (as seen by White), `per_row` dark squares a row:
+/// the standard 8×8 layout, the Italian layout and the 10×10 layout all reduce to
+/// `per_row * row_from_top + file / 2 + 1`.
+fn top_left(sq: &str, size: u32, dark_a1: bool) -> u32 {
+    let (x, y) = xy(sq);
+    assert!(x < size && y < size, "{sq} is off the {size}×{size} board");
+    assert_eq!(
+        (x + y) % 2 == 0,
+        dark_a1,
+        "{sq} is not a playing square of this board"
+    );
+    (size / 2) * (size - 1 - y) + x / 2 + 1
+}
+
+/// How a variant writes squares and moves.
+#[derive(Clone, Copy)]
+enum Notation {
+    /// International / Frisian / Antidraughts: 1 = b10 ... 50 = i1.
+    Ten,
+    /// English / anti checkers: 1 = b8 ... 32 = g1.
+    Standard,
+    /// Italian (a1 light): 1 = a8 ... 32 = h1.
+    Italian,
+    /// Portuguese (a1 light): Italian 33 − n, 1 = h1 ... 32 = a8.
+    Portuguese,
+    /// Thai (a1 dark): standard 33 − n, 1 = g1 ... 32 = b8.
+    Thai,
+    /// Russian / Brazilian / Czech: algebraic, with this capture separator.
+    Algebraic(char),
+}
+
+impl Notation {
+    fn square(self, sq: &str) -> String {
+        match self {
+            Notation::Ten => top_left(sq, 10, true).to_string(),
+            Notation::Standard => top_left(sq, 8, true).to_string(),
+            Notation::Italian => top_left(sq, 8, false).to_string(),
+            Notation::Portuguese => (33 - top_left(sq, 8, false)).to_string(),
+            Notation::Thai => (33 - top_left(sq, 8, true)).to_string(),
+            Notation::Algebraic(_) => {
+                xy(sq);
+                sq.to_string()
+            }
+        }
+    }
+
+    fn capture_separator(self) -> char {
+        match self {
+            Notation::Algebraic(c) => c,
+            Notation::Thai => '-',
+            _ => 'x',
+        }
+    }
+}
+
+#[test]
+fn numbering_matches_the_tables_of_section_6_2() {
+    assert_eq!(Notation::Ten.square("b10"), "1");
+    assert_eq!(Notation::Ten.square("a9"), "6");
+    assert_eq!(Notation::Ten.square("a1"), "46");
+    assert_eq!(Notation::Ten.square("i1"), "50");
+    assert_eq!(Notation::Ten.square("j10"), "5");
+    assert_eq!(Notation::Standard.square("b8"), "1");
+    assert_eq!(Notation::Standard.square("a7"), "5");
+    assert_eq!(Notation::Standard.square("a1"), "29");
+    assert_eq!(Notation::Standard.square("g1"), "32");
+    assert_eq!(Notation::Italian.square("a8"), "1");
+    assert_eq!(Notation::Italian.square("b7"), "5");
+    assert_eq!(Notation::Italian.square("h1"), "32");
+    assert_eq!(Notation::Portuguese.square("h1"), "1");
+    assert_eq!(Notation::Portuguese.square("g2"), "5");
+    assert_eq!(Notation::Portuguese.square("a8"), "32");
+    assert_eq!(Notation::Thai.square("g1"), "1");
+    assert_eq!(Notation::Thai.square("h2"), "5");
+    assert_eq!(Notation::Thai.square("b8"), "32");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Game builder.
+
+#[derive(Clone)]
+struct Game {
+    variant: &'static Variant,
+    notation: Notation,
+    fen: String,
+    /// The side to move next.
+    side: Color,
+    /// Per colour (White, Black): the king's cycle and the index of the square it stands on.
+    cycles: [Vec<&'static str>; 2],
+    at: [usize; 2],
+    moves: Vec<String>,
+}
+
+fn ix(c: Color) -> usize {
+    match c {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+impl Game {
+    /// `white`/`black`: pieces in algebraic, `K` prefix for kings. Each side's cycling king
+    /// starts on the first square of its cycle (which must be one of its pieces).
+    fn new(
+        id: &str,
+        notation: Notation,
+        side: Color,
+        white: &[&str],
+        black: &[&str],
+        white_cycle: &[&'static str],
+        black_cycle: &[&'static str],
+    ) -> Game {
+        let list = |pieces: &[&str]| {
+            pieces
+                .iter()
+                .map(|p| match p.strip_prefix('K') {
+                    Some(sq) => format!("K{}", notation.square(sq)),
+                    None => notation.square(p),
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let fen = format!(
+            "{}:W{}:B{}",
+            if side == Color::White { "W" } else { "B" },
+            list(white),
+            list(black)
+        );
+        for (cycle, pieces) in [(white_cycle, white), (black_cycle, black)] {
+            if let Some(first) = cycle.first() {
+                assert!(
+                    pieces.contains(&format!("K{first}").as_str()),
+                    "the cycle must start on a king: {first}"
+                );
+            }
+        }
+        Game {
+            variant: variant(id).unwrap_or_else(|| panic!("variant {id}")),
+            notation,
+            fen,
+            side,
+            cycles: [white_cycle.to_vec(), black_cycle.to_vec()],
+            at: [0, 0],
+            moves: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, text: String) {
+        self.moves.push(text);
+        self.side = self.side.opponent();
+    }
+
+    /// `n` plies in which the side to move moves its cycling king to the next square of its
+    /// cycle.
+    fn kings(&mut self, n: usize) -> &mut Game {
+        for _ in 0..n {
+            let s = ix(self.side);
+            let cycle = &self.cycles[s];
+            assert!(!cycle.is_empty(), "no cycle for {:?}", self.side);
+            let from = cycle[self.at[s]];
+            let next = (self.at[s] + 1) % cycle.len();
+            let to = cycle[next];
+            self.at[s] = next;
+            let text = format!(
+                "{}-{}",
+                self.notation.square(from),
+                self.notation.square(to)
+            );
+            self.push(text);
+        }
+        self
+    }
+
+    /// A non-capturing move of the side to move, outside its cycle.
+    fn mv(&mut self, from: &str, to: &str) -> &mut Game {
+        let text = format!(
+            "{}-{}",
+            self.notation.square(from),
+            self.notation.square(to)
+        );
+        self.push(text);
+        self
+    }
+
+    /// A capture by the side to move (start and end squares).
+    fn cap(&mut self, from: &str, to: &str) -> &mut Game {
+        let text = format!(
+            "{}{}{}",
+            self.notation.square(from),
+            self.notation.capture_separator(),
+            self.notation.square(to)
+        );
+        self.push(text);
+        self
+    }
+
+    /// The cycling king of `c` now stands on `sq` (after a scripted move): continue from there.
+    fn now_at(&mut self, c: Color, sq: &str) -> &mut Game {
+        let s = ix(c);
+        self.at[s] = self.cycles[s]
+            .iter()
+            .position(|q| *q == sq)
+            .unwrap_or_else(|| panic!("{sq} is not on the cycle of {c:?}"));
+        self
+    }
+
+    fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The same game, cut after `n` plies.
+    fn first(&self, n: usize) -> Game {
+        let mut g = self.clone();
+        g.moves.truncate(n);
+        g
+    }
+
+    fn judge(&self) -> Judgement {
+        let start = self
+            .variant
+            .parse_fen(&self.fen)
+            .unwrap_or_else(|e| panic!("{}: bad FEN {}: {e}", self.variant.id(), self.fen));
+        let j = judge(self.variant, start, &self.moves).expect("generation");
+        assert!(
+            j.verdict != Verdict::Invalid,
+            "{} {}: illegal move {:?}\nmoves: {}",
+            self.variant.id(),
+            self.fen,
+            j.illegal,
+            self.moves.join(" ")
+        );
+        j
+    }
+}
+
+fn describe(g: &Game, j: &Judgement) -> String {
+    format!(
+        "{} {} ({} plies): verdict {:?}, reason {:?}, decided at {:?}, claimable {:?}",
+        g.variant.id(),
+        g.fen,
+        g.plies(),
+        j.verdict,
+        j.reason,
+        j.decided_at_ply,
+        j.claimable
+    )
+}
+
+/// The game ends in a draw by `code` after its last ply, which must be ply `ply`.
+fn assert_draw(g: &Game, code: DrawCode, ply: usize) {
+    assert_eq!(g.plies(), ply, "the test game should have {ply} plies");
+    let j = g.judge();
+    let msg = describe(g, &j);
+    assert_eq!(j.verdict, Verdict::Draw, "{msg}");
+    assert_eq!(j.reason, Some(Reason::Draw(code)), "{msg}");
+    assert_eq!(j.decided_at_ply, Some(ply), "{msg}");
+    assert_eq!(j.moves_after_end, 0, "{msg}");
+}
+
+/// No rule ends the game within its moves.
+fn assert_undecided(g: &Game) -> Judgement {
+    let j = g.judge();
+    let msg = describe(g, &j);
+    assert_eq!(j.verdict, Verdict::Undecided, "{msg}");
+    assert_eq!(j.reason, None, "{msg}");
+    assert_eq!(j.decided_at_ply, None, "{msg}");
+    j
+}
+
+/// Drawn by `code` exactly at the last ply of `g`, undecided one ply earlier.
+fn assert_draw_exactly(g: &Game, code: DrawCode, ply: usize) {
+    assert_draw(g, code, ply);
+    assert_undecided(&g.first(ply - 1));
+}
+
+/// `winner` wins by leaving the opponent without a legal move after the last ply, `ply`.
+fn assert_win(g: &Game, winner: Verdict, ply: usize) {
+    assert_eq!(g.plies(), ply);
+    let j = g.judge();
+    let msg = describe(g, &j);
+    assert_eq!(j.verdict, winner, "{msg}");
+    assert_eq!(j.reason, Some(Reason::NoLegalMoves), "{msg}");
+    assert_eq!(j.decided_at_ply, Some(ply), "{msg}");
+}
+
+use Color::{Black, White};
+
+// ---------------------------------------------------------------------------------------------
+// 10×10 layout (International, Antidraughts).
+//
+//   White king, 5-cycle on the long diagonal:  a1(46) c3(37) e5(28) g7(19) j10(5)
+//   Black king, 4-cycle on the edge orbit:      a3(36) h10(4) j8(15) c1(47)
+//     its moves run along the diagonals x+y=2 (a3-b2-c1), x-y=-2 (a3...h10), x+y=16
+//     (h10-i9-j8) and x-y=2 (j8...c1): none of them holds a square White's king stops on,
+//     and the long diagonal holds none of Black's squares.
+//   Men (edge squares, never on a path): White e1(48) g1(49) i1(50), Black b10(1) d10(2) f10(3).
+//   lcm(5, 4) = 20: a position occurs for the third time 80 plies after its first occurrence.
+
+const W_DIAG10: &[&str] = &["a1", "c3", "e5", "g7", "j10"];
+const B_EDGE10: &[&str] = &["a3", "h10", "j8", "c1"];
+const W_MEN10: &[&str] = &["e1", "g1", "i1"];
+const B_MEN10: &[&str] = &["b10", "d10", "f10"];
+
+fn with(pieces: &[&'static str], more: &[&'static str]) -> Vec<&'static str> {
+    pieces.iter().chain(more).copied().collect()
+}
+
+fn intl(id: &str, white: &[&'static str], black: &[&'static str]) -> Game {
+    Game::new(id, Notation::Ten, White, white, black, W_DIAG10, B_EDGE10)
+}
+
+/// K + 3 men against K + 3 men: no endgame rule applies.
+fn intl_full(id: &str) -> Game {
+    intl(id, &with(&["Ka1"], W_MEN10), &with(&["Ka3"], B_MEN10))
+}
+
+#[test]
+fn international_repetition_on_the_third_occurrence() {
+    // a1-c3 a3-c1 c3-a1 c1-a3: the start position again after 4 plies (2nd) and 8 (3rd).
+    let mut g = Game::new(
+        "international",
+        Notation::Ten,
+        White,
+        &with(&["Ka1"], W_MEN10),
+        &with(&["Ka3"], B_MEN10),
+        &["a1", "c3"],
+        &["a3", "c1"],
+    );
+    g.kings(8);
+    assert_draw_exactly(&g, DrawCode::Repetition, 8);
+}
+
+#[test]
+fn international_kings_25_after_50_king_only_plies() {
+    let mut g = intl_full("international");
+    g.kings(50);
+    assert_draw_exactly(&g, DrawCode::Kings25, 50);
+}
+
+#[test]
+fn international_kings_25_reset_by_a_man_move() {
+    // 30 king plies, White's man g1-h2 (ply 31), then 50 king plies: without the man move
+    // the game would have been drawn at ply 50; with it the count restarts at ply 31.
+    let mut g = intl_full("international");
+    g.kings(30).mv("g1", "h2").kings(50);
+    assert_draw_exactly(&g, DrawCode::Kings25, 81);
+}
+
+#[test]
+fn international_kings_25_reset_by_a_king_capture() {
+    // Black has a second king parked on a7 (edge, on no line of White's squares). After 31
+    // king plies White's king stands on c3; Black plays a7-d4 (ply 32, a king move) onto the
+    // long diagonal and White's king must capture it, c3xe5 (ply 33), landing on its next
+    // cycle square. 32 king plies + the capture + 50 king plies: without the capture the
+    // game would have been drawn at ply 50.
+    let mut g = intl("international", &with(&["Ka1"], W_MEN10), &with(&["Ka3", "Ka7"], B_MEN10));
+    g.kings(31).mv("a7", "d4").cap("c3", "e5").now_at(White, "e5").kings(50);
+    assert_draw_exactly(&g, DrawCode::Kings25, 83);
+}
+
+#[test]
+fn international_endgame_16_three_kings_against_one() {
+    // Kings a1 (cycling), e1 and g1 (parked on the edge) against a lone king: 16 moves each
+    // from the start position (which has the material), 32 plies.
+    let mut g = intl("international", &["Ka1", "Ke1", "Kg1"], &["Ka3"]);
+    g.kings(32);
+    assert_draw_exactly(&g, DrawCode::Endgame16, 32);
+}
+
+#[test]
+fn international_endgame_16_counted_from_the_capture_that_creates_it() {
+    // 3 kings against 2: no endgame rule. Black's second king sacrifices itself (a7-d4, ply
+    // 32) and is captured at ply 33; the first position with 3 kings against 1 is the one
+    // after ply 33, so the draw comes 32 plies later, at ply 65.
+    let mut g = intl("international", &["Ka1", "Ke1", "Kg1"], &["Ka3", "Ka7"]);
+    g.kings(31).mv("a7", "d4").cap("c3", "e5").now_at(White, "e5").kings(32);
+    assert_draw_exactly(&g, DrawCode::Endgame16, 65);
+}
+
+#[test]
+fn international_endgame_5_two_kings_against_one() {
+    let mut g = intl("international", &["Ka1", "Kg1"], &["Ka3"]);
+    g.kings(10);
+    assert_draw_exactly(&g, DrawCode::Endgame5, 10);
+}
+
+#[test]
+fn international_endgame_5_starts_afresh_after_a_capture_ends_the_16_move_count() {
+    // 3 kings against 1 (ENDGAME_16 counting from ply 0). After 8 plies White's cycling king
+    // is on j10 and Black's on a3; White sacrifices the e1 king, e1-b4 (ply 9, path d2-c3
+    // free), and Black must take it, a3xh10 (ply 10; no landing square allows a second
+    // capture). Two kings against one from ply 10: ENDGAME_5 draws at ply 20 (the 16-move
+    // count would have drawn at 32, and the "remaining budget" reading would not restart).
+    let mut g = intl("international", &["Ka1", "Ke1", "Kg1"], &["Ka3"]);
+    g.kings(8).mv("e1", "b4").cap("a3", "h10").now_at(Black, "h10").kings(10);
+    assert_draw_exactly(&g, DrawCode::Endgame5, 20);
+}
+
+#[test]
+fn international_capturing_the_last_piece_wins_on_the_drawing_ply() {
+    // Black to move first: two kings against a lone king, ENDGAME_5 would draw after ply 10.
+    // Black's king, on a3 after its 4th move (ply 7), steps to b2 (ply 9) and White's king on
+    // j10 takes it on ply 10 (j10xa1): Black has no piece left, White wins (§4.0).
+    let mut g = Game::new(
+        "international",
+        Notation::Ten,
+        Black,
+        &["Ka1", "Kg1"],
+        &["Ka3"],
+        W_DIAG10,
+        B_EDGE10,
+    );
+    g.kings(8).mv("a3", "b2").cap("j10", "a1");
+    assert_win(&g, Verdict::WhiteWins, 10);
+    assert_undecided(&g.first(9));
+}
