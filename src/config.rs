@@ -1,6 +1,14 @@
 //! Service configuration and request bounds.
+//!
+//! `arbiter serve` reads every setting from a flag with an environment fallback
+//! ([`ServeArgs`]); the defaults suit a container (listen on `0.0.0.0:8080`, one worker per
+//! CPU the process may use, JSON-friendly logs when `ARBITER_LOG_FORMAT=json`).
 
-/// Largest accepted JSON request body, in bytes (256 KiB).
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Default largest accepted JSON request body, in bytes (256 KiB).
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
 
 /// Most moves accepted in one `/play` or `/judge` request.
@@ -9,12 +17,22 @@ pub const MAX_MOVES: usize = 1000;
 /// Default listen address of `arbiter serve`.
 pub const DEFAULT_ADDR: &str = "0.0.0.0:8080";
 
+/// Default request timeout, in seconds.
+pub const DEFAULT_REQUEST_TIMEOUT_SECS: u64 = 10;
+
+/// Default keep-alive of idle client connections, in seconds.
+pub const DEFAULT_KEEP_ALIVE_SECS: u64 = 75;
+
+/// Default graceful-shutdown bound, in seconds.
+pub const DEFAULT_SHUTDOWN_TIMEOUT_SECS: u64 = 20;
+
 /// How logs are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum LogFormat {
-    /// One JSON object per line (`ARBITER_LOG_FORMAT=json`).
+    /// One JSON object per line.
     Json,
     /// Human-readable lines.
+    #[value(name = "text", alias = "pretty")]
     Pretty,
 }
 
@@ -28,6 +46,93 @@ impl LogFormat {
     }
 }
 
+/// The flags of `arbiter serve`, each with an environment fallback.
+#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "ARBITER_ADDR", default_value = DEFAULT_ADDR)]
+    pub addr: String,
+    /// Worker threads (default: one per CPU the process may use, cgroup quotas included).
+    #[arg(long, env = "ARBITER_WORKERS", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub workers: Option<u16>,
+    /// Largest accepted request body, in bytes (413 above).
+    #[arg(long, env = "ARBITER_BODY_LIMIT", default_value_t = MAX_BODY_BYTES,
+          value_parser = parse_body_limit)]
+    pub body_limit: usize,
+    /// Request timeout in seconds: the time a client has to send its request head, and the
+    /// time a request may take in the service before it is answered 503 `request-timeout`.
+    #[arg(long, env = "ARBITER_REQUEST_TIMEOUT", default_value_t = DEFAULT_REQUEST_TIMEOUT_SECS,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub request_timeout: u64,
+    /// Keep-alive of idle client connections, in seconds (0 disables keep-alive).
+    #[arg(long, env = "ARBITER_KEEP_ALIVE", default_value_t = DEFAULT_KEEP_ALIVE_SECS,
+          value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub keep_alive: u64,
+    /// On SIGTERM/SIGINT, how long in-flight requests may take to finish, in seconds.
+    #[arg(long, env = "ARBITER_SHUTDOWN_TIMEOUT", default_value_t = DEFAULT_SHUTDOWN_TIMEOUT_SECS,
+          value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub shutdown_timeout: u64,
+    /// Log format: `json` (one object per line) or `text`. The filter is `ARBITER_LOG` or
+    /// `RUST_LOG` (default `info`).
+    #[arg(
+        long,
+        env = "ARBITER_LOG_FORMAT",
+        value_enum,
+        ignore_case = true,
+        default_value = "text"
+    )]
+    pub log_format: LogFormat,
+}
+
+fn parse_body_limit(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|e| format!("'{s}' is not a number of bytes: {e}"))?;
+    if !(1024..=64 * 1024 * 1024).contains(&n) {
+        return Err(format!(
+            "{n} bytes is out of range (1024 to {} bytes)",
+            64 * 1024 * 1024
+        ));
+    }
+    Ok(n)
+}
+
+impl ServeArgs {
+    /// The server configuration these flags describe.
+    pub fn config(&self) -> Config {
+        Config {
+            addr: self.addr.clone(),
+            workers: self.workers.map(usize::from),
+            body_limit: self.body_limit,
+            request_timeout: Duration::from_secs(self.request_timeout),
+            keep_alive: Duration::from_secs(self.keep_alive),
+            shutdown_timeout: Duration::from_secs(self.shutdown_timeout),
+            shutdown: ShutdownFlag::default(),
+        }
+    }
+}
+
+/// Set once shutdown has started: `/readyz` then answers 503. Clones share the flag.
+#[derive(Clone, Debug, Default)]
+pub struct ShutdownFlag(Arc<AtomicBool>);
+
+impl ShutdownFlag {
+    /// Marks the server as shutting down.
+    pub fn start(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether shutdown has started.
+    pub fn is_shutting_down(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// The body limit of a running app (app data read by the body extractor).
+#[derive(Clone, Copy, Debug)]
+pub struct BodyLimit(pub usize);
+
 /// Settings of a server instance.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -35,14 +140,29 @@ pub struct Config {
     pub addr: String,
     /// Worker threads; `None` = one per CPU core.
     pub workers: Option<usize>,
+    /// Largest accepted request body, in bytes.
+    pub body_limit: usize,
+    /// Client request-head timeout and per-request handling timeout.
+    pub request_timeout: Duration,
+    /// Keep-alive of idle connections (zero disables it).
+    pub keep_alive: Duration,
+    /// Bound on the graceful shutdown.
+    pub shutdown_timeout: Duration,
+    /// Flipped when shutdown starts (shared with `/readyz`).
+    pub shutdown: ShutdownFlag,
 }
 
 impl Config {
-    /// A configuration binding `addr` with the default number of workers.
+    /// A configuration binding `addr` with the defaults of `arbiter serve`.
     pub fn new(addr: impl Into<String>) -> Config {
         Config {
             addr: addr.into(),
             workers: None,
+            body_limit: MAX_BODY_BYTES,
+            request_timeout: Duration::from_secs(DEFAULT_REQUEST_TIMEOUT_SECS),
+            keep_alive: Duration::from_secs(DEFAULT_KEEP_ALIVE_SECS),
+            shutdown_timeout: Duration::from_secs(DEFAULT_SHUTDOWN_TIMEOUT_SECS),
+            shutdown: ShutdownFlag::default(),
         }
     }
 }

@@ -248,8 +248,13 @@ impl ApiError {
         )
     }
 
-    /// 413: body larger than [`MAX_BODY_BYTES`].
+    /// 413: body larger than the default limit [`MAX_BODY_BYTES`].
     pub fn payload_too_large(length: Option<usize>) -> Self {
+        ApiError::payload_too_large_limit(length, MAX_BODY_BYTES)
+    }
+
+    /// 413: body larger than `limit` bytes (the configured body limit).
+    pub fn payload_too_large_limit(length: Option<usize>, limit: usize) -> Self {
         let sent = match length {
             Some(n) => format!("the request body has {n} bytes; "),
             None => "the request body is too large; ".to_string(),
@@ -258,12 +263,24 @@ impl ApiError {
             StatusCode::PAYLOAD_TOO_LARGE,
             "payload-too-large",
             "Request body too large",
+            format!("{sent}the limit is {limit} bytes ({} KiB)", limit / 1024),
+        );
+        e.problem.limit = Some(limit as u64);
+        e
+    }
+
+    /// 503: the request took longer than the configured request timeout (`limit` seconds).
+    pub fn request_timeout(limit: std::time::Duration) -> Self {
+        let mut e = ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "request-timeout",
+            "Request timed out",
             format!(
-                "{sent}the limit is {MAX_BODY_BYTES} bytes ({} KiB)",
-                MAX_BODY_BYTES / 1024
+                "the request was not answered within the request timeout of {} s",
+                limit.as_secs()
             ),
         );
-        e.problem.limit = Some(MAX_BODY_BYTES as u64);
+        e.problem.limit = Some(limit.as_secs());
         e
     }
 

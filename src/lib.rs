@@ -7,6 +7,8 @@
 pub mod api;
 pub mod config;
 pub mod errors;
+pub mod lifecycle;
+pub mod metrics;
 pub mod openapi;
 pub mod telemetry;
 
@@ -19,7 +21,7 @@ use actix_web::{web, App, HttpMessage, HttpRequest, HttpResponse, HttpServer};
 use tracing_actix_web::{RequestId, TracingLogger};
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::config::{Config, MAX_BODY_BYTES};
+use crate::config::{BodyLimit, Config};
 use crate::errors::ApiError;
 
 /// The response header carrying the request id.
@@ -31,17 +33,28 @@ pub fn build(config: &Config) -> std::io::Result<(Server, u16)> {
     let listener = TcpListener::bind(&config.addr)?;
     let port = listener.local_addr()?.port();
     let doc = openapi::document();
+    let body_limit = config.body_limit;
+    let request_timeout = config.request_timeout;
+    let shutdown = web::Data::new(config.shutdown.clone());
+    let metrics = web::Data::new(metrics::Metrics::new());
     let mut server = HttpServer::new(move || {
         App::new()
+            .app_data(BodyLimit(body_limit))
+            .app_data(shutdown.clone())
+            .app_data(metrics.clone())
             .app_data(
                 web::JsonConfig::default()
-                    .limit(MAX_BODY_BYTES)
+                    .limit(body_limit)
                     .error_handler(errors::json_config_error),
             )
-            .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
+            .app_data(web::PayloadConfig::new(body_limit))
             .app_data(web::QueryConfig::default().error_handler(errors::query_config_error))
             .app_data(web::PathConfig::default().error_handler(errors::path_config_error))
+            .wrap(actix_web::middleware::from_fn(move |req, next| {
+                lifecycle::timeout(request_timeout, req, next)
+            }))
             .wrap(ErrorHandlers::new().default_handler(errors::ensure_problem))
+            .wrap(actix_web::middleware::from_fn(metrics::record))
             .wrap_fn(|req, srv| {
                 let id = req.extensions().get::<RequestId>().map(|id| id.to_string());
                 let fut = srv.call(req);
@@ -57,6 +70,11 @@ pub fn build(config: &Config) -> std::io::Result<(Server, u16)> {
             .wrap(TracingLogger::default())
             .configure(api::configure)
             .service(
+                web::resource("/metrics")
+                    .route(web::get().to(metrics::metrics))
+                    .default_service(api::not_allowed("GET")),
+            )
+            .service(
                 SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", doc.clone()),
             )
             .service(web::resource("/swagger-ui").route(web::get().to(|| async {
@@ -68,6 +86,14 @@ pub fn build(config: &Config) -> std::io::Result<(Server, u16)> {
                 Err::<HttpResponse, ApiError>(ApiError::not_found(req.path()))
             }))
     })
+    .client_request_timeout(config.request_timeout)
+    .keep_alive(if config.keep_alive.is_zero() {
+        actix_web::http::KeepAlive::Disabled
+    } else {
+        actix_web::http::KeepAlive::Timeout(config.keep_alive)
+    })
+    .shutdown_timeout(config.shutdown_timeout.as_secs())
+    .disable_signals()
     .listen(listener)?;
     if let Some(n) = config.workers {
         server = server.workers(n);
@@ -75,9 +101,26 @@ pub fn build(config: &Config) -> std::io::Result<(Server, u16)> {
     Ok((server.run(), port))
 }
 
-/// Builds the server for `config` and serves until it is shut down.
+/// Builds the server for `config` and serves until SIGTERM or SIGINT, then shuts down
+/// gracefully: `/readyz` answers 503 at once, the listener closes, and in-flight requests
+/// get up to `config.shutdown_timeout` to finish.
 pub async fn run(config: Config) -> std::io::Result<()> {
     let (server, port) = build(&config)?;
     tracing::info!(addr = %config.addr, port, "arbiter listening");
-    server.await
+    let handle = server.handle();
+    let shutdown = config.shutdown.clone();
+    let grace = config.shutdown_timeout;
+    actix_web::rt::spawn(async move {
+        let signal = lifecycle::shutdown_signal().await;
+        shutdown.start();
+        tracing::info!(
+            signal,
+            grace_seconds = grace.as_secs(),
+            "shutting down gracefully"
+        );
+        handle.stop(true).await;
+    });
+    server.await?;
+    tracing::info!("arbiter stopped");
+    Ok(())
 }

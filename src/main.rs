@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use arbiter::api::moves::list_moves;
-use arbiter::config::{Config, LogFormat, DEFAULT_ADDR};
+use arbiter::config::ServeArgs;
 use clap::{Parser, Subcommand};
 
 /// Arbiter: a stateless REST rules referee for draughts and its cousins.
@@ -17,14 +17,13 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Serve the HTTP API.
-    Serve {
-        /// Address to listen on.
-        #[arg(long, env = "ARBITER_ADDR", default_value = DEFAULT_ADDR)]
-        addr: String,
-        /// Worker threads (default: one per CPU core).
-        #[arg(long, env = "ARBITER_WORKERS")]
-        workers: Option<usize>,
+    /// Serve the HTTP API (graceful shutdown on SIGTERM/SIGINT).
+    Serve(ServeArgs),
+    /// Sleep SECONDS and exit (a Kubernetes preStop hook in an image without a shell).
+    #[command(hide = true)]
+    Sleep {
+        /// Seconds to sleep.
+        seconds: u64,
     },
     /// Count the leaf positions a number of plies below a position.
     Perft {
@@ -87,7 +86,11 @@ fn usage(msg: impl Into<String>) -> Failure {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
-        Command::Serve { addr, workers } => serve(addr, workers),
+        Command::Serve(args) => serve(&args),
+        Command::Sleep { seconds } => {
+            std::thread::sleep(std::time::Duration::from_secs(seconds));
+            Ok(())
+        }
         Command::Perft {
             variant,
             depth,
@@ -115,9 +118,9 @@ fn main() -> ExitCode {
     }
 }
 
-fn serve(addr: String, workers: Option<usize>) -> Result<(), Failure> {
-    arbiter::telemetry::init(LogFormat::from_env());
-    let config = Config { addr, workers };
+fn serve(args: &ServeArgs) -> Result<(), Failure> {
+    arbiter::telemetry::init(args.log_format);
+    let config = args.config();
     actix_web::rt::System::new()
         .block_on(arbiter::run(config.clone()))
         .map_err(|e| Failure(format!("cannot serve on {}: {e}", config.addr), 1))

@@ -1,6 +1,6 @@
 //! Logging and tracing, set up in one place.
 //!
-//! `RUST_LOG` filters (default `info`); `ARBITER_LOG_FORMAT=json` writes one JSON object per
+//! `ARBITER_LOG`, else `RUST_LOG`, filters (default `info`); `ARBITER_LOG_FORMAT=json` writes one JSON object per
 //! line, anything else human-readable lines. Each request runs in a span carrying its request
 //! id (tracing-actix-web), which is also returned in the `x-request-id` response header; the
 //! span is logged when it closes, with the status code and latency.
@@ -12,7 +12,9 @@ use crate::config::LogFormat;
 
 /// Installs the global subscriber. Calling it twice is harmless (the second call is ignored).
 pub fn init(format: LogFormat) {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let filter = EnvFilter::try_from_env("ARBITER_LOG")
+        .or_else(|_| EnvFilter::try_from_default_env())
+        .unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_span_events(FmtSpan::CLOSE)

@@ -25,7 +25,8 @@ pub async fn healthz() -> HttpResponse {
     })
 }
 
-/// Readiness: the rules catalogue is loaded and requests can be served.
+/// Readiness: the rules catalogue is loaded and the server is not shutting down (503 once
+/// SIGTERM or SIGINT has been received).
 #[utoipa::path(
     get,
     path = "/readyz",
@@ -35,7 +36,18 @@ pub async fn healthz() -> HttpResponse {
         (status = 503, description = "Not ready", body = crate::errors::Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn readyz() -> Result<HttpResponse, crate::errors::ApiError> {
+pub async fn readyz(req: actix_web::HttpRequest) -> Result<HttpResponse, crate::errors::ApiError> {
+    let shutting_down = req
+        .app_data::<actix_web::web::Data<crate::config::ShutdownFlag>>()
+        .is_some_and(|f| f.is_shutting_down());
+    if shutting_down {
+        return Err(crate::errors::ApiError::new(
+            actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
+            "shutting-down",
+            "Shutting down",
+            "the server is shutting down; in-flight requests finish, new ones go elsewhere",
+        ));
+    }
     if arbiter_rules::variants().is_empty() {
         return Err(crate::errors::ApiError::new(
             actix_web::http::StatusCode::SERVICE_UNAVAILABLE,

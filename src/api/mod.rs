@@ -183,18 +183,21 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
             .get(header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<usize>().ok());
+        let limit = req
+            .app_data::<crate::config::BodyLimit>()
+            .map_or(crate::config::MAX_BODY_BYTES, |l| l.0);
         let body = web::Bytes::from_request(req, payload);
         Box::pin(async move {
             if let Some(n) = declared_length {
-                if n > crate::config::MAX_BODY_BYTES {
-                    return Err(ApiError::payload_too_large(Some(n)));
+                if n > limit {
+                    return Err(ApiError::payload_too_large_limit(Some(n), limit));
                 }
             }
             let bytes = body.await.map_err(|e| {
                 if e.as_response_error().status_code()
                     == actix_web::http::StatusCode::PAYLOAD_TOO_LARGE
                 {
-                    ApiError::payload_too_large(declared_length)
+                    ApiError::payload_too_large_limit(declared_length, limit)
                 } else {
                     ApiError::invalid_body(format!("the request body could not be read: {e}"))
                 }

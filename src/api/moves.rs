@@ -110,6 +110,15 @@ pub fn list_moves(variant: &str, fen: Option<&str>) -> Result<MovesResponse, Api
     })
 }
 
+/// The 200 answer, tagged with the number of moves for the metrics.
+fn moves_response(answer: MovesResponse) -> HttpResponse {
+    let n = answer.moves.len() as u64;
+    let mut res = HttpResponse::Ok().json(answer);
+    res.extensions_mut()
+        .insert(crate::metrics::MovesGenerated(n));
+    res
+}
+
 /// List the legal moves of a position (FEN in the query string).
 #[utoipa::path(
     get,
@@ -131,7 +140,7 @@ pub async fn get_moves(
     query: web::Query<MovesQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let answer = list_moves(&path, query.position.as_deref())?;
-    Ok(HttpResponse::Ok().json(answer))
+    Ok(moves_response(answer))
 }
 
 /// List the legal moves of a position (FEN in the body; an empty body or `{}` means the
@@ -157,5 +166,5 @@ pub async fn post_moves(
 ) -> Result<HttpResponse, ApiError> {
     let req = body.0.unwrap_or_default();
     let answer = list_moves(&path, req.position.as_deref())?;
-    Ok(HttpResponse::Ok().json(answer))
+    Ok(moves_response(answer))
 }

@@ -10,10 +10,15 @@ pub struct TestApp {
 
 /// Starts the real server on a free loopback port.
 pub async fn spawn_app() -> TestApp {
-    let config = Config {
-        addr: "127.0.0.1:0".into(),
+    spawn_app_with(Config {
         workers: Some(1),
-    };
+        ..Config::new("127.0.0.1:0")
+    })
+    .await
+}
+
+/// Starts the real server with this configuration (its `addr` should be `127.0.0.1:0`).
+pub async fn spawn_app_with(config: Config) -> TestApp {
     let (server, port) = arbiter::build(&config).expect("bind 127.0.0.1:0");
     tokio::spawn(server);
     TestApp {
