@@ -7,5 +7,7 @@ mod health;
 mod helpers;
 mod moves;
 mod openapi;
+mod pdn;
 mod play;
 mod variants;
+mod variants_catalogue;

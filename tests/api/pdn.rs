@@ -1,0 +1,473 @@
+//! `POST /v1/judge/pdn` and `arbiter judge`: PDN files from tests/data/pdn/ over real HTTP.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::{json, Value};
+
+use crate::helpers::{ok_json, problem, spawn_app, TestApp};
+
+const PATH: &str = "/v1/judge/pdn";
+
+fn data(name: &str) -> Vec<u8> {
+    let path = format!("{}/tests/data/pdn/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+async fn judge_file(app: &TestApp, name: &str) -> Value {
+    judge_text(app, "", data(name)).await
+}
+
+async fn judge_text(app: &TestApp, query: &str, body: Vec<u8>) -> Value {
+    let body = ok_json(
+        app.post_raw(&format!("{PATH}{query}"), Some("text/plain"), body)
+            .await,
+    )
+    .await;
+    let games = body["games"].as_array().expect("games array");
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g["index"], i, "{g}");
+        assert!(g["line"].as_u64().is_some_and(|l| l >= 1), "{g}");
+        assert!(g["tags"].is_object(), "{g}");
+    }
+    let summary = &body["summary"];
+    assert_eq!(summary["games"], games.len(), "{body}");
+    let judged = games.iter().filter(|g| g["outcome"] == "judged").count();
+    assert_eq!(summary["judged"], judged, "{body}");
+    assert_eq!(summary["errors"], games.len() - judged, "{body}");
+    body
+}
+
+#[tokio::test]
+async fn a_mixed_file_is_judged_game_by_game() {
+    let app = spawn_app().await;
+    let body = judge_file(&app, "mixed.pdn").await;
+    let g = body["games"].as_array().unwrap();
+    assert_eq!(g.len(), 7);
+    let variants: Vec<&str> = g.iter().map(|g| g["variant"].as_str().unwrap()).collect();
+    assert_eq!(
+        variants,
+        [
+            "international",
+            "russian",
+            "brazilian",
+            "italian",
+            "italian",
+            "english",
+            "international"
+        ]
+    );
+    assert!(g.iter().all(|g| g["outcome"] == "judged"), "{body}");
+
+    // An opening, undecided, declared unknown.
+    assert_eq!(g[0]["verdict"], "undecided");
+    assert_eq!(g[0]["plies"], 6);
+    assert_eq!(g[0]["result"], "*");
+    assert_eq!(g[0]["declared_result"], "*");
+    assert_eq!(g[0]["agreement"]["agrees"], Value::Null);
+    assert!(g[0]["reason"].is_null() && g[0]["decided_at_ply"].is_null());
+    assert!(g[0]["invalid_move"].is_null(), "{}", g[0]);
+    assert_eq!(
+        g[0]["final_position"],
+        "W:W29,31,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,11,12,13,14,15,16,17,18,20,23"
+    );
+    // Undecided with a declared win (resignation): the moves cannot confirm it.
+    assert_eq!(g[1]["verdict"], "undecided");
+    assert_eq!(g[1]["declared_result"], "1-0");
+    assert_eq!(g[1]["agreement"]["agrees"], Value::Null);
+    let why = g[1]["agreement"]["explanation"].as_str().unwrap();
+    assert!(why.contains("resignation"), "{why}");
+    // Black has no legal move: a White win that agrees with the declared 1-0.
+    assert_eq!(g[2]["verdict"], "white_wins");
+    assert_eq!(g[2]["reason"]["code"], "NO_LEGAL_MOVES");
+    assert_eq!(g[2]["decided_at_ply"], 1);
+    assert_eq!(g[2]["result"], "1-0");
+    assert_eq!(g[2]["agreement"]["agrees"], true);
+    assert_eq!(g[2]["final_position"], "B:We5:B");
+    // The same kind of ending recorded as 0-1: a conflict.
+    assert_eq!(g[3]["verdict"], "white_wins");
+    assert_eq!(g[3]["declared_result"], "0-1");
+    assert_eq!(g[3]["agreement"]["agrees"], false);
+    let why = g[3]["agreement"]["explanation"].as_str().unwrap();
+    assert!(why.contains("win for White"), "{why}");
+    assert_eq!(g[4]["plies"], 4);
+    assert_eq!(g[5]["declared_result"], "1/2-1/2");
+    assert_eq!(g[5]["agreement"]["agrees"], Value::Null);
+    // International result style.
+    assert_eq!(g[6]["verdict"], "white_wins");
+    assert_eq!(g[6]["result"], "2-0");
+    assert_eq!(g[6]["agreement"]["agrees"], true);
+    assert_eq!(g[6]["line"], 39);
+    assert_eq!(
+        body["summary"],
+        json!({"games": 7, "judged": 7, "errors": 0})
+    );
+}
+
+#[tokio::test]
+async fn tags_comments_variations_nags_and_strengths_are_read() {
+    let app = spawn_app().await;
+    let body = judge_file(&app, "features.pdn").await;
+    let g = body["games"].as_array().unwrap();
+    assert_eq!(g.len(), 3);
+    let keys: Vec<&String> = g[0]["tags"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        ["Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType"],
+        "tags in file order"
+    );
+    assert_eq!(g[0]["tags"]["White"], "Jansen, P.");
+    // The game starts with the `;` comment lines before its tags.
+    assert_eq!(g[0]["line"], 1);
+    assert_eq!(g[1]["line"], 14);
+    assert_eq!(g[0]["variant"], "international");
+    // Comments, the variations and the NAGs are skipped; `14x23!?` is the move 14x23.
+    assert_eq!(g[0]["plies"], 6, "{}", g[0]);
+    assert_eq!(g[0]["verdict"], "undecided");
+    assert_eq!(g[0]["declared_result"], "1-1");
+    assert_eq!(g[1]["variant"], "english");
+    assert_eq!(g[1]["plies"], 4);
+    assert_eq!(g[1]["declared_result"], "1-0");
+    // lidraughts' Variant tag chooses the variant when there is no GameType.
+    assert_eq!(g[2]["variant"], "russian");
+    assert_eq!(g[2]["plies"], 6);
+    assert_eq!(
+        g[2]["final_position"].as_str().unwrap().chars().next(),
+        Some('B')
+    );
+}
+
+#[tokio::test]
+async fn crlf_bom_and_iso_8859_1_files_are_read() {
+    let app = spawn_app().await;
+    let body = judge_file(&app, "crlf_bom.pdn").await;
+    let g = body["games"].as_array().unwrap();
+    assert_eq!(g.len(), 2);
+    assert_eq!(
+        g[0]["tags"]["Event"], "Windows file",
+        "the BOM is not part of a tag"
+    );
+    assert_eq!(g[0]["verdict"], "white_wins");
+    assert_eq!(g[0]["agreement"]["agrees"], true);
+    assert_eq!(g[1]["line"], 7);
+    assert_eq!(g[1]["plies"], 4);
+
+    let bytes = data("latin1.pdn");
+    assert!(
+        std::str::from_utf8(&bytes).is_err(),
+        "the file is ISO-8859-1"
+    );
+    let body = judge_text(&app, "", bytes).await;
+    let g = &body["games"][0];
+    assert_eq!(g["tags"]["Event"], "Café de la Paix");
+    assert_eq!(g["tags"]["White"], "Müller");
+    assert_eq!(g["plies"], 2);
+}
+
+#[tokio::test]
+async fn broken_games_are_entries_not_failed_requests() {
+    let app = spawn_app().await;
+    let body = judge_file(&app, "malformed.pdn").await;
+    let g = body["games"].as_array().unwrap();
+    assert_eq!(g.len(), 5);
+    let error = |i: usize| -> (String, String) {
+        assert_eq!(g[i]["outcome"], "error", "{}", g[i]);
+        assert!(g[i]["verdict"].is_null(), "{}", g[i]);
+        (
+            g[i]["error"]["code"].as_str().unwrap().to_string(),
+            g[i]["error"]["detail"].as_str().unwrap().to_string(),
+        )
+    };
+    let (code, detail) = error(0);
+    assert_eq!(code, "invalid-game-text");
+    assert!(
+        detail.contains("line 3") && detail.contains("not a tag"),
+        "{detail}"
+    );
+
+    // The illegal move: ply, move number and the legal alternatives.
+    assert_eq!(g[1]["outcome"], "judged");
+    assert_eq!(g[1]["verdict"], "invalid");
+    assert_eq!(g[1]["result"], "*");
+    assert_eq!(g[1]["plies"], 2);
+    let bad = &g[1]["invalid_move"];
+    assert_eq!(bad["ply"], 3, "{bad}");
+    assert_eq!(bad["move_number"], 2);
+    assert_eq!(bad["move"], "28-22");
+    assert_eq!(bad["code"], "illegal-move");
+    assert_eq!(bad["legal_moves"], json!(["28x19"]));
+    assert!(
+        bad["reason"].as_str().unwrap().contains("compulsory"),
+        "{bad}"
+    );
+    assert_eq!(g[1]["agreement"]["agrees"], Value::Null);
+
+    let (code, detail) = error(2);
+    assert_eq!(code, "unsupported-variant");
+    assert!(detail.contains("GameType \"30\""), "{detail}");
+    assert!(g[2]["variant"].is_null());
+    let (code, _) = error(3);
+    assert_eq!(code, "no-variant");
+    let (code, detail) = error(4);
+    assert_eq!(code, "invalid-position");
+    assert!(detail.contains("FEN"), "{detail}");
+    assert_eq!(g[4]["variant"], "international");
+    assert_eq!(
+        body["summary"],
+        json!({"games": 5, "judged": 1, "errors": 4})
+    );
+}
+
+#[tokio::test]
+async fn a_truncated_file_and_an_unterminated_comment() {
+    let app = spawn_app().await;
+    let body = judge_file(&app, "truncated.pdn").await;
+    let g = &body["games"][0];
+    assert_eq!(g["verdict"], "invalid", "{g}");
+    assert_eq!(g["plies"], 4);
+    let bad = &g["invalid_move"];
+    assert_eq!(bad["ply"], 5);
+    assert_eq!(bad["move_number"], 3);
+    assert_eq!(bad["move"], "33-");
+    assert_eq!(bad["code"], "unparsable-move");
+    assert!(bad["legal_moves"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("33-29")));
+
+    let body = judge_file(&app, "unterminated.pdn").await;
+    let g = body["games"].as_array().unwrap();
+    assert_eq!(g.len(), 2);
+    assert_eq!(g[0]["outcome"], "judged");
+    assert_eq!(g[1]["outcome"], "error");
+    assert_eq!(g[1]["error"]["code"], "invalid-game-text");
+    let detail = g[1]["error"]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("never closed") && detail.contains("line 7"),
+        "{detail}"
+    );
+}
+
+#[tokio::test]
+async fn the_explicit_variant_overrides_the_tags() {
+    let app = spawn_app().await;
+    let untagged = b"1. 32-28 19-23 2. 28x19 14x23 *\n".to_vec();
+    let body = judge_text(&app, "", untagged.clone()).await;
+    assert_eq!(body["games"][0]["error"]["code"], "no-variant");
+    let body = judge_text(&app, "?variant=international", untagged.clone()).await;
+    assert_eq!(body["games"][0]["variant"], "international");
+    assert_eq!(body["games"][0]["plies"], 4);
+
+    // A GameType 21 (english) game judged as international on request.
+    let tagged = b"[GameType \"21\"]\n1. 32-28 19-23 *\n".to_vec();
+    let body = judge_text(&app, "", tagged.clone()).await;
+    assert_eq!(body["games"][0]["verdict"], "invalid");
+    let body = judge_text(&app, "?variant=international", tagged).await;
+    assert_eq!(body["games"][0]["verdict"], "undecided");
+
+    // JSON body with its own variant; the query parameter wins over it.
+    let pdn = String::from_utf8(untagged).unwrap();
+    let body = ok_json(
+        app.post_json(PATH, &json!({"pdn": pdn, "variant": "international"}))
+            .await,
+    )
+    .await;
+    assert_eq!(body["games"][0]["variant"], "international");
+    let body = ok_json(
+        app.post_json(
+            &format!("{PATH}?variant=frisian"),
+            &json!({"pdn": pdn, "variant": "international"}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(body["games"][0]["variant"], "frisian");
+
+    // application/x-pdn is PDN text too.
+    let res = app
+        .post_raw(
+            &format!("{PATH}?variant=international"),
+            Some("application/x-pdn"),
+            pdn.clone().into_bytes(),
+        )
+        .await;
+    assert_eq!(ok_json(res).await["summary"]["judged"], 1);
+
+    let res = app
+        .post_raw(
+            &format!("{PATH}?variant=chess"),
+            Some("text/plain"),
+            pdn.into_bytes(),
+        )
+        .await;
+    let p = problem(res, 404, "unknown-variant").await;
+    assert!(p["known_variants"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("russian")));
+}
+
+#[tokio::test]
+async fn request_bounds_are_problems() {
+    let app = spawn_app().await;
+    // 201 games: too many.
+    let game = "[GameType \"20\"]\n1. 32-28 *\n\n";
+    let res = app
+        .post_raw(PATH, Some("text/plain"), game.repeat(201).into_bytes())
+        .await;
+    let p = problem(res, 422, "too-many-games").await;
+    assert_eq!(p["limit"], 200);
+    assert!(p["detail"].as_str().unwrap().contains("201"), "{p}");
+    // 200 games are fine.
+    let body = judge_text(&app, "", game.repeat(200).into_bytes()).await;
+    assert_eq!(body["summary"]["judged"], 200);
+
+    // 1 MiB is the body bound of this endpoint: 600 KiB (above the JSON bound) is fine...
+    let padded = format!("{{{}}}\n{game}", "x".repeat(600 * 1024));
+    let body = judge_text(&app, "", padded.into_bytes()).await;
+    assert_eq!(body["summary"]["judged"], 1);
+    // ... a byte more than 1 MiB is not.
+    let huge = format!("{{{}}}\n{game}", "x".repeat(1024 * 1024));
+    let res = app
+        .post_raw(PATH, Some("text/plain"), huge.into_bytes())
+        .await;
+    let p = problem(res, 413, "payload-too-large").await;
+    assert_eq!(p["limit"], 1024 * 1024);
+
+    let res = app
+        .post_raw(PATH, Some("text/plain"), b"  \n".to_vec())
+        .await;
+    problem(res, 400, "invalid-body").await;
+    let res = app
+        .post_raw(PATH, Some("application/xml"), b"<pdn/>".to_vec())
+        .await;
+    problem(res, 415, "unsupported-media-type").await;
+    let res = app
+        .post_raw(PATH, Some("application/json"), b"{\"pdn\": 3}".to_vec())
+        .await;
+    problem(res, 400, "invalid-body").await;
+    let res = app.get(PATH).await;
+    problem(res, 405, "method-not-allowed").await;
+}
+
+/// International kings shuffling: legal for any number of plies (a repetition draw at ply 8,
+/// the rest are moves after the end).
+fn shuffle(plies: usize) -> Vec<&'static str> {
+    ["50-44", "1-7", "44-50", "7-1"]
+        .iter()
+        .cycle()
+        .take(plies)
+        .copied()
+        .collect()
+}
+
+#[tokio::test]
+async fn the_ply_bound_is_the_same_for_pdn_games_and_judge() {
+    let app = spawn_app().await;
+    let game = |n: usize| {
+        format!(
+            "[GameType \"20\"]\n[FEN \"W:WK50:BK1\"]\n{} *\n",
+            shuffle(n).join(" ")
+        )
+    };
+    let body = judge_text(
+        &app,
+        "",
+        format!("{}\n{}", game(1000), game(1001)).into_bytes(),
+    )
+    .await;
+    let g = body["games"].as_array().unwrap();
+    assert_eq!(g[0]["outcome"], "judged", "{}", g[0]);
+    assert_eq!(g[0]["verdict"], "draw");
+    assert_eq!(
+        g[0]["plies"].as_u64().unwrap() + g[0]["moves_after_end"].as_u64().unwrap(),
+        1000
+    );
+    assert_eq!(g[1]["outcome"], "error");
+    assert_eq!(g[1]["error"]["code"], "too-many-moves");
+    assert!(
+        g[1]["error"]["detail"].as_str().unwrap().contains("1000"),
+        "{}",
+        g[1]
+    );
+
+    let judge = "/v1/variants/international/judge";
+    let ok = app
+        .post_json(
+            judge,
+            &json!({"start_position": "W:WK50:BK1", "moves": shuffle(1000)}),
+        )
+        .await;
+    assert_eq!(ok_json(ok).await["verdict"], "draw");
+    let res = app
+        .post_json(
+            judge,
+            &json!({"start_position": "W:WK50:BK1", "moves": shuffle(1001)}),
+        )
+        .await;
+    let p = problem(res, 422, "too-many-moves").await;
+    assert_eq!(p["limit"], 1000);
+}
+
+fn arbiter(args: &[&str], stdin: Option<&[u8]>) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run arbiter");
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.unwrap_or_default()).unwrap();
+    drop(input);
+    child.wait_with_output().expect("arbiter output")
+}
+
+#[tokio::test]
+async fn the_cli_prints_the_http_answer() {
+    let app = spawn_app().await;
+    let file = format!("{}/tests/data/pdn/mixed.pdn", env!("CARGO_MANIFEST_DIR"));
+    let out = arbiter(&["judge", &file], None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let http = judge_file(&app, "mixed.pdn").await;
+    assert_eq!(cli, http);
+
+    let out = arbiter(
+        &["judge", "-", "--variant", "international"],
+        Some(b"1. 32-28 *\n"),
+    );
+    assert!(out.status.success());
+    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(cli["games"][0]["variant"], "international");
+    assert_eq!(cli["games"][0]["plies"], 1);
+
+    let latin1 = format!("{}/tests/data/pdn/latin1.pdn", env!("CARGO_MANIFEST_DIR"));
+    let out = arbiter(&["judge", &latin1], None);
+    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(cli["games"][0]["tags"]["White"], "Müller");
+}
+
+#[test]
+fn the_cli_refuses_what_it_cannot_judge_with_exit_code_2() {
+    let file = format!("{}/tests/data/pdn/mixed.pdn", env!("CARGO_MANIFEST_DIR"));
+    let cases: [&[&str]; 3] = [
+        &["judge", "/nonexistent/games.pdn"],
+        &["judge", &file, "--variant", "chess"],
+        &["judge", &file, "--max-games", "3"],
+    ];
+    for args in cases {
+        let out = arbiter(args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            !err.is_empty() && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -1,0 +1,271 @@
+//! The diagonal family of the catalogue: metadata checked against the rules specification
+//! (`rules/README.md`, `diagonal.md` §2 and §6.1), and a few moves of every variant through
+//! `/moves` and `/play`.
+
+use serde_json::{json, Value};
+
+use crate::helpers::{notations, ok_json, spawn_app, TestApp};
+
+/// id, first mover, board width, board height, square names, PDN GameType number, provisional,
+/// and one legal first move written by hand in the variant's own notation.
+struct Expected {
+    id: &'static str,
+    first: &'static str,
+    width: u64,
+    height: u64,
+    squares: &'static str,
+    game_type: Option<&'static str>,
+    provisional: bool,
+    hand_move: &'static str,
+}
+
+const fn e(
+    id: &'static str,
+    first: &'static str,
+    size: (u64, u64),
+    squares: &'static str,
+    game_type: Option<&'static str>,
+    provisional: bool,
+    hand_move: &'static str,
+) -> Expected {
+    Expected {
+        id,
+        first,
+        width: size.0,
+        height: size.1,
+        squares,
+        game_type,
+        provisional,
+        hand_move,
+    }
+}
+
+const N: &str = "numeric";
+const A: &str = "algebraic";
+
+/// diagonal.md §2 (summary matrix) and §6.1 (GameType table), as decided by rules/README.md.
+const DIAGONAL: [Expected; 18] = [
+    e(
+        "international",
+        "white",
+        (10, 10),
+        N,
+        Some("20,W,10,10,N2,0"),
+        false,
+        "32-28",
+    ),
+    e(
+        "english",
+        "black",
+        (8, 8),
+        N,
+        Some("21,B,8,8,N1,0"),
+        false,
+        "11-15",
+    ),
+    e(
+        "russian",
+        "white",
+        (8, 8),
+        A,
+        Some("25,W,8,8,A0,0"),
+        false,
+        "c3-d4",
+    ),
+    e(
+        "brazilian",
+        "white",
+        (8, 8),
+        A,
+        Some("26,W,8,8,A0,0"),
+        false,
+        "c3-d4",
+    ),
+    e(
+        "canadian",
+        "white",
+        (12, 12),
+        N,
+        Some("27,W,12,12,N2,0"),
+        false,
+        "45-39",
+    ),
+    e(
+        "czech",
+        "white",
+        (8, 8),
+        A,
+        Some("29,W,8,8,A0,0"),
+        false,
+        "e3-f4",
+    ),
+    e(
+        "italian",
+        "white",
+        (8, 8),
+        N,
+        Some("22,W,8,8,N2,1"),
+        false,
+        "22-19",
+    ),
+    e(
+        "portuguese",
+        "white",
+        (8, 8),
+        N,
+        Some("28,W,8,8,N1,1"),
+        false,
+        "11-15",
+    ),
+    e(
+        "thai",
+        "black",
+        (8, 8),
+        N,
+        Some("31,B,8,8,N2,0"),
+        false,
+        "27-23",
+    ),
+    e("checkers", "white", (8, 8), N, None, false, "22-18"),
+    e("paraszt", "white", (8, 8), N, None, false, "23-19"),
+    e("anti-checkers", "white", (8, 8), N, None, false, "24-20"),
+    e("corner", "white", (8, 8), A, None, true, "e3-d4"),
+    e("one-way", "white", (8, 8), A, None, true, "e5xc7"),
+    e("parachute", "white", (8, 8), A, None, false, "c3-d4"),
+    e(
+        "frisian",
+        "white",
+        (10, 10),
+        N,
+        Some("40,W,10,10,N2,0"),
+        false,
+        "33-29",
+    ),
+    e(
+        "pool",
+        "black",
+        (8, 8),
+        N,
+        Some("23,B,8,8,N1,0"),
+        false,
+        "11-15",
+    ),
+    e("antidraughts", "white", (10, 10), N, None, false, "34-30"),
+];
+
+#[tokio::test]
+async fn the_catalogue_lists_the_diagonal_family_with_its_metadata() {
+    let app = spawn_app().await;
+    let body = ok_json(app.get("/v1/variants").await).await;
+    let list = body["variants"].as_array().expect("variants array");
+    for x in &DIAGONAL {
+        let v = list
+            .iter()
+            .find(|v| v["id"] == x.id)
+            .unwrap_or_else(|| panic!("{} missing from the catalogue", x.id));
+        assert_eq!(v["first_mover"], x.first, "{}", x.id);
+        assert_eq!(v["board"]["width"], x.width, "{}", x.id);
+        assert_eq!(v["board"]["height"], x.height, "{}", x.id);
+        assert_eq!(v["board"]["squares"], x.squares, "{}", x.id);
+        assert_eq!(v["pdn_game_type"], json!(x.game_type), "{}", x.id);
+        assert_eq!(v["provisional"], x.provisional, "{}", x.id);
+        let reason = &v["provisional_reason"];
+        if x.provisional {
+            assert!(
+                reason.as_str().is_some_and(|r| r.len() > 20),
+                "{}: a provisional variant says why: {reason}",
+                x.id
+            );
+        } else {
+            assert!(reason.is_null(), "{}: {reason}", x.id);
+        }
+        let side = if x.first == "white" { "W:" } else { "B:" };
+        let start = v["start_position"].as_str().unwrap();
+        assert!(start.starts_with(side), "{}: {start}", x.id);
+        // The GameType's start colour agrees with the first mover.
+        if let Some(gt) = x.game_type {
+            let colour = gt.split(',').nth(1).unwrap();
+            assert_eq!(colour, &side[..1], "{}", x.id);
+        }
+        // The single-variant resource says the same.
+        let one = ok_json(app.get(&format!("/v1/variants/{}", x.id)).await).await;
+        assert_eq!(&one, v, "{}", x.id);
+    }
+}
+
+async fn moves_of(app: &TestApp, id: &str, fen: &str) -> Value {
+    ok_json(
+        app.post_json(
+            &format!("/v1/variants/{id}/moves"),
+            &json!({ "position": fen }),
+        )
+        .await,
+    )
+    .await
+}
+
+async fn play(app: &TestApp, id: &str, fen: &str, mv: &str) -> Value {
+    ok_json(
+        app.post_json(
+            &format!("/v1/variants/{id}/play"),
+            &json!({ "position": fen, "move": mv }),
+        )
+        .await,
+    )
+    .await
+}
+
+#[tokio::test]
+async fn every_diagonal_variant_plays_three_moves_as_moves_predicts() {
+    let app = spawn_app().await;
+    for x in &DIAGONAL {
+        let start = ok_json(app.get(&format!("/v1/variants/{}", x.id)).await).await;
+        let mut fen = start["start_position"].as_str().unwrap().to_string();
+        let mut side = x.first.to_string();
+        for ply in 0..3 {
+            let listed = moves_of(&app, x.id, &fen).await;
+            assert_eq!(listed["side_to_move"], side.as_str(), "{} ply {ply}", x.id);
+            let first = &listed["moves"][0];
+            let notation = first["notation"]
+                .as_str()
+                .expect("a legal move")
+                .to_string();
+            let predicted = first["resulting_position"].as_str().unwrap().to_string();
+            let played = play(&app, x.id, &fen, &notation).await;
+            assert_eq!(
+                played["position"], predicted,
+                "{} ply {ply}: {notation} from {fen}",
+                x.id
+            );
+            assert_eq!(played["moves"], json!([notation]), "{}", x.id);
+            assert_ne!(played["side_to_move"], side.as_str(), "{} ply {ply}", x.id);
+            fen = predicted;
+            side = played["side_to_move"].as_str().unwrap().to_string();
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_diagonal_variant_accepts_a_hand_written_first_move() {
+    let app = spawn_app().await;
+    for x in &DIAGONAL {
+        let listed = ok_json(app.get(&format!("/v1/variants/{}/moves", x.id)).await).await;
+        let legal = notations(&listed);
+        assert!(
+            legal.iter().any(|m| m == x.hand_move),
+            "{}: {} not among {legal:?}",
+            x.id,
+            x.hand_move
+        );
+        let predicted = listed["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["notation"] == x.hand_move)
+            .unwrap()["resulting_position"]
+            .clone();
+        let start = listed["position"].as_str().unwrap();
+        let played = play(&app, x.id, start, x.hand_move).await;
+        assert_eq!(played["position"], predicted, "{}", x.id);
+    }
+}
