@@ -133,7 +133,7 @@ async fn tags_comments_variations_nags_and_strengths_are_read() {
     assert_eq!(g[2]["plies"], 6);
     assert_eq!(
         g[2]["final_position"].as_str().unwrap().chars().next(),
-        Some('B')
+        Some('W')
     );
 }
 
