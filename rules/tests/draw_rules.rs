@@ -450,3 +450,371 @@ fn international_capturing_the_last_piece_wins_on_the_drawing_ply() {
     assert_win(&g, Verdict::WhiteWins, 10);
     assert_undecided(&g.first(9));
 }
+
+// ---------------------------------------------------------------------------------------------
+// 8×8 flying-king layout, a1 dark (Russian, Brazilian, Czech, Thai).
+//
+//   White king, 5-cycle on the main road (long diagonal a1-h8):  a1 c3 d4 e5 h8
+//   Black king, 4-cycle on the edge orbit:                      a3 c1 h6 f8
+//     Black's lines: x+y=2 (a3-b2-c1), x-y=2 (c1-d2-e3-f4-g5-h6), x+y=12 (h6-g7-f8),
+//     x-y=-2 (f8-e7-d6-c5-b4-a3). White's stopping squares have x-y=0 and
+//     x+y in {0,4,6,8,14}: no line is shared, so neither king can ever capture the other.
+//   Men (edge squares): White e1 g1, Black b8 d8. Safe man moves used below: g1-h2, h2-g3,
+//     g3-h4, e1-f2 (White; h2, g3, h4, f2 are on none of Black's lines), b8-a7 (Black, edge)
+//     and d8-c7 (Black, while b8 is occupied: c7 lies on e5's line e5-d6-c7-b8).
+//   A second black king parked on h4 (edge; its lines x+y=10 and x-y=4 hold none of White's
+//     squares) can sacrifice itself with h4-f6 when White's king is on d4: d4xh8.
+//   lcm(5, 4) = 20: a third occurrence needs 80 plies.
+
+const W_ROAD8: &[&str] = &["a1", "c3", "d4", "e5", "h8"];
+const B_EDGE8: &[&str] = &["a3", "c1", "h6", "f8"];
+
+fn board8(id: &str, notation: Notation, first: Color, white: &[&str], black: &[&str]) -> Game {
+    Game::new(id, notation, first, white, black, W_ROAD8, B_EDGE8)
+}
+
+fn russian(white: &[&str], black: &[&str]) -> Game {
+    board8("russian", Notation::Algebraic(':'), White, white, black)
+}
+
+#[test]
+fn russian_repetition_on_the_third_occurrence() {
+    let mut g = Game::new(
+        "russian",
+        Notation::Algebraic(':'),
+        White,
+        &["Ka1", "e1", "g1"],
+        &["Ka3", "b8", "d8"],
+        &["a1", "c3"],
+        &["a3", "c1"],
+    );
+    g.kings(8);
+    assert_draw_exactly(&g, DrawCode::Repetition, 8);
+}
+
+#[test]
+fn russian_kings_15_after_30_king_only_plies() {
+    // K+2 men each: 6 pieces, so BALANCE_30_60 would need 120 plies.
+    let mut g = russian(&["Ka1", "e1", "g1"], &["Ka3", "b8", "d8"]);
+    g.kings(30);
+    assert_draw_exactly(&g, DrawCode::Kings15, 30);
+}
+
+#[test]
+fn russian_kings_15_reset_by_a_man_move() {
+    let mut g = russian(&["Ka1", "e1", "g1"], &["Ka3", "b8", "d8"]);
+    g.kings(20).mv("g1", "h2").kings(30);
+    assert_draw_exactly(&g, DrawCode::Kings15, 51);
+}
+
+#[test]
+fn russian_kings_15_reset_by_a_king_capture() {
+    // After 13 plies White's king is on d4 (its 7th move); Black's parked king plays h4-f6
+    // (ply 14) and White's king takes it, d4:h8 (ply 15). Without the capture: draw at 30.
+    let mut g = russian(&["Ka1", "e1", "g1"], &["Ka3", "Kh4", "b8", "d8"]);
+    g.kings(13).mv("h4", "f6").cap("d4", "h8").now_at(White, "h8").kings(30);
+    assert_draw_exactly(&g, DrawCode::Kings15, 45);
+}
+
+#[test]
+fn russian_three_kings_15() {
+    // Three kings (a1 cycling, e1 and g1 parked on the edge) against a lone king off the
+    // main road: the strong side's 15th move, 30 plies. With no men on the board KINGS_15
+    // completes on the same ply; the engine names the rules in the order of §4.2, and
+    // THREE_KINGS_15 comes first.
+    let mut g = russian(&["Ka1", "Ke1", "Kg1"], &["Ka3"]);
+    g.kings(30);
+    assert_draw_exactly(&g, DrawCode::ThreeKings15, 30);
+}
+
+#[test]
+fn russian_three_kings_15_counted_from_the_capture_that_creates_it() {
+    // 3 kings against 2 until ply 15 (d4:h8 takes the sacrificed h4 king); 3 against 1 from
+    // the position after ply 15: draw at 15 + 30 = 45.
+    let mut g = russian(&["Ka1", "Ke1", "Kg1"], &["Ka3", "Kh4"]);
+    g.kings(13).mv("h4", "f6").cap("d4", "h8").now_at(White, "h8").kings(30);
+    assert_draw_exactly(&g, DrawCode::ThreeKings15, 45);
+}
+
+#[test]
+fn russian_balance_4_to_5_pieces_after_60_plies() {
+    // K+man each (4 pieces), both sides have kings. Man moves (g1-h2 at ply 21, b8-a7 at
+    // ply 42) keep KINGS_15 away and do not reset the balance count: draw at ply 60.
+    let mut g = russian(&["Ka1", "g1"], &["Ka3", "b8"]);
+    g.kings(20).mv("g1", "h2").kings(20).mv("b8", "a7").kings(18);
+    assert_draw_exactly(&g, DrawCode::Balance3060, 60);
+}
+
+#[test]
+fn russian_balance_6_to_7_pieces_after_120_plies() {
+    // K+2 men each (6 pieces): 60 moves each, 120 plies. White's man moves at plies 25, 51,
+    // 77 and 103 keep KINGS_15 (30 plies) and repetition away.
+    let mut g = russian(&["Ka1", "e1", "g1"], &["Ka3", "b8", "d8"]);
+    g.kings(24)
+        .mv("g1", "h2")
+        .kings(25)
+        .mv("h2", "g3")
+        .kings(25)
+        .mv("g3", "h4")
+        .kings(25)
+        .mv("e1", "f2")
+        .kings(17);
+    assert_draw_exactly(&g, DrawCode::Balance3060, 120);
+}
+
+#[test]
+fn russian_balance_reset_by_a_promotion() {
+    // 5 pieces: White K + men a7, g1; Black K + man d8. White's a7-b8 crowns at ply 43 (b8
+    // then stays put: edge square). Man moves g1-h2, h2-g3, g3-h4 keep KINGS_15 away.
+    // Without the promotion the balance rule would have drawn at ply 60; with it the count
+    // restarts and the draw comes at 43 + 60 = 103.
+    let mut g = russian(&["Ka1", "a7", "g1"], &["Ka3", "d8"]);
+    g.kings(20)
+        .mv("g1", "h2")
+        .kings(21)
+        .mv("a7", "b8")
+        .kings(21)
+        .mv("h2", "g3")
+        .kings(21)
+        .mv("g3", "h4")
+        .kings(16);
+    assert_draw_exactly(&g, DrawCode::Balance3060, 103);
+}
+
+#[test]
+fn russian_main_road_5() {
+    // Two kings and a man against a lone king on the main road. The lone king shuttles
+    // a1-h8 (corners: never capturable, and its only line is the empty main road); White's
+    // king walks the edge orbit a3 c1 h6 f8 (off the main road), the king a5 and the man e1
+    // stay put. The lone king stands on the main road from the start: 5 moves each, 10 plies.
+    let mut g = Game::new(
+        "russian",
+        Notation::Algebraic(':'),
+        White,
+        &["Ka3", "Ka5", "e1"],
+        &["Ka1"],
+        &["a3", "c1", "h6", "f8"],
+        &["a1", "h8"],
+    );
+    g.kings(10);
+    assert_draw_exactly(&g, DrawCode::MainRoad5, 10);
+}
+
+#[test]
+fn russian_two_vs_one_5() {
+    // King and man against a lone king (off the main road): 10 plies.
+    let mut g = russian(&["Ka1", "g1"], &["Ka3"]);
+    g.kings(10);
+    assert_draw_exactly(&g, DrawCode::TwoVsOne5, 10);
+}
+
+#[test]
+fn russian_capturing_the_lone_king_on_the_drawing_ply_wins() {
+    // Black first. Black's king is on a3 after its 4th move (ply 7), steps to b2 on ply 9,
+    // and White's king (on h8 after its 4th move) takes it on ply 10, h8:a1: Black has no
+    // piece left. The 10th ply would also have completed TWO_VS_ONE_5; the win comes first.
+    let mut g = board8("russian", Notation::Algebraic(':'), Black, &["Ka1", "g1"], &["Ka3"]);
+    g.kings(8).mv("a3", "b2").cap("h8", "a1");
+    assert_win(&g, Verdict::WhiteWins, 10);
+    assert_undecided(&g.first(9));
+}
+
+#[test]
+fn brazilian_uses_the_fmjd_64_rules() {
+    let mut g = board8(
+        "brazilian",
+        Notation::Algebraic('x'),
+        White,
+        &["Ka1", "e1", "g1"],
+        &["Ka3", "b8", "d8"],
+    );
+    g.kings(30);
+    assert_draw_exactly(&g, DrawCode::Kings15, 30);
+}
+
+// Czech: NO_PROGRESS_15 (30 plies), repetition on claim.
+
+fn czech(white: &[&str], black: &[&str]) -> Game {
+    board8("czech", Notation::Algebraic('x'), White, white, black)
+}
+
+#[test]
+fn czech_no_progress_15_after_30_plies() {
+    let mut g = czech(&["Ka1", "e1", "g1"], &["Ka3", "b8", "d8"]);
+    g.kings(30);
+    assert_draw_exactly(&g, DrawCode::NoProgress15, 30);
+}
+
+#[test]
+fn czech_no_progress_15_reset_by_a_man_move() {
+    let mut g = czech(&["Ka1", "e1", "g1"], &["Ka3", "b8", "d8"]);
+    g.kings(20).mv("g1", "h2").kings(30);
+    assert_draw_exactly(&g, DrawCode::NoProgress15, 51);
+}
+
+#[test]
+fn czech_no_progress_15_reset_by_a_king_capture() {
+    let mut g = czech(&["Ka1", "e1", "g1"], &["Ka3", "Kh4", "b8", "d8"]);
+    g.kings(13).mv("h4", "f6").cap("d4", "h8").now_at(White, "h8").kings(30);
+    assert_draw_exactly(&g, DrawCode::NoProgress15, 45);
+}
+
+/// Threefold repetition on claim: the game goes on and `claimable` names the third
+/// occurrence (the shuttle a1-c3 / a3-c1 brings the start position back at plies 4 and 8).
+fn assert_claimable_repetition(mut g: Game) {
+    g.kings(7);
+    let j = assert_undecided(&g);
+    assert!(j.claimable.is_empty(), "{}", describe(&g, &j));
+    g.kings(1);
+    let j = assert_undecided(&g);
+    assert_eq!(
+        j.claimable.iter().map(|c| (c.code, c.ply)).collect::<Vec<_>>(),
+        vec![(DrawCode::Repetition, 8)],
+        "{}",
+        describe(&g, &j)
+    );
+    // The game goes on: the 4th and 5th occurrences do not end it either.
+    g.kings(8);
+    let j = assert_undecided(&g);
+    assert_eq!(j.moves.len(), 16);
+    assert_eq!(
+        j.claimable.iter().map(|c| (c.code, c.ply)).collect::<Vec<_>>(),
+        vec![(DrawCode::Repetition, 8)]
+    );
+}
+
+#[test]
+fn czech_repetition_is_claimable_not_automatic() {
+    assert_claimable_repetition(Game::new(
+        "czech",
+        Notation::Algebraic('x'),
+        White,
+        &["Ka1", "e1", "g1"],
+        &["Ka3", "b8", "d8"],
+        &["a1", "c3"],
+        &["a3", "c1"],
+    ));
+}
+
+#[test]
+fn czech_blocking_the_last_piece_on_the_30th_ply_wins() {
+    // Black (lone king) moves first; White has a king and men c3, d4 (Czech men capture
+    // forward only, so c3 never takes a king on b2; d4 behind c3 stops any capture of c3
+    // along the main road).
+    //   Black's king: 3-cycle a3 -> c1 (through b2) -> b2 -> a3, every line of which is
+    //     x+y=2, x-y=+-2 or the main road below c3.
+    //   White's king: 4-cycle g7 f6 h8 e5 on the main road above d4, out of Black's reach.
+    //   lcm(3, 4) = 12: no position occurs three times before ply 48.
+    // Plies 1-25: cycles (Black on c1, White on g7). 26: g7-f8. 27: c1-b2. 28: f8-a3 (path
+    // e7-d6-c5-b4). 29: b2-a1. 30: a3-b2 -- Black's king on a1 is shut in (b2 taken, c3
+    // behind it occupied): Black has no legal move and loses, although the 30th ply also
+    // completes NO_PROGRESS_15 (§4.0: no legal move is judged first).
+    let mut g = Game::new(
+        "czech",
+        Notation::Algebraic('x'),
+        Black,
+        &["Kg7", "c3", "d4"],
+        &["Ka3"],
+        &["g7", "f6", "h8", "e5"],
+        &["a3", "c1", "b2"],
+    );
+    g.kings(25).mv("g7", "f8").kings(1).mv("f8", "a3").mv("b2", "a1");
+    let mut blocked = g.clone();
+    blocked.mv("a3", "b2");
+    assert_win(&blocked, Verdict::WhiteWins, 30);
+    // The same game with a 30th ply that leaves b2 free: drawn by NO_PROGRESS_15.
+    let mut free = g.clone();
+    free.mv("a3", "c1");
+    assert_draw_exactly(&free, DrawCode::NoProgress15, 30);
+}
+
+// Portuguese (a1 light): the same layout mirrored left-right (file x -> 7 - x). The main road
+// becomes the rio h1-a8 (squares 1-32).
+//   White king, 5-cycle on the rio:  h1 f3 e4 d5 a8
+//   Black king, edge orbit:          h3 f1 a6 c8
+//   Men: White d1 b1, Black g8 e8; parked black king a4 (sacrifice a4-c6, taken by e4xa8).
+
+const W_RIO: &[&str] = &["h1", "f3", "e4", "d5", "a8"];
+const B_EDGE_PT: &[&str] = &["h3", "f1", "a6", "c8"];
+
+fn portuguese(white: &[&str], black: &[&str]) -> Game {
+    Game::new(
+        "portuguese",
+        Notation::Portuguese,
+        White,
+        white,
+        black,
+        W_RIO,
+        B_EDGE_PT,
+    )
+}
+
+#[test]
+fn portuguese_no_progress_20_after_40_plies() {
+    let mut g = portuguese(&["Kh1", "d1", "b1"], &["Kh3", "g8", "e8"]);
+    g.kings(40);
+    assert_draw_exactly(&g, DrawCode::NoProgress20, 40);
+}
+
+#[test]
+fn portuguese_no_progress_20_is_not_reset_by_a_man_move() {
+    // A man move at ply 21 (b1-a2) changes nothing: still drawn after ply 40.
+    let mut g = portuguese(&["Kh1", "d1", "b1"], &["Kh3", "g8", "e8"]);
+    g.kings(20).mv("b1", "a2").kings(19);
+    assert_draw_exactly(&g, DrawCode::NoProgress20, 40);
+}
+
+#[test]
+fn portuguese_no_progress_20_reset_by_a_capture() {
+    let mut g = portuguese(&["Kh1", "d1", "b1"], &["Kh3", "Ka4", "g8", "e8"]);
+    g.kings(13).mv("a4", "c6").cap("e4", "a8").now_at(White, "a8").kings(40);
+    assert_draw_exactly(&g, DrawCode::NoProgress20, 55);
+}
+
+#[test]
+fn portuguese_no_progress_20_reset_by_a_promotion() {
+    // White's man h7 crowns on g8 at ply 21 (g8 is an edge square and stays put). Without
+    // the promotion the game would have been drawn at ply 40.
+    let mut g = portuguese(&["Kh1", "h7", "b1"], &["Kh3", "e8"]);
+    g.kings(20).mv("h7", "g8").kings(40);
+    assert_draw_exactly(&g, DrawCode::NoProgress20, 61);
+}
+
+#[test]
+fn portuguese_three_kings_on_the_rio_12() {
+    // Three kings (h1 cycling on the rio, d1 and b1 parked) against one: 24 plies.
+    let mut g = portuguese(&["Kh1", "Kd1", "Kb1"], &["Kh3"]);
+    g.kings(24);
+    assert_draw_exactly(&g, DrawCode::ThreeKingsRio12, 24);
+}
+
+#[test]
+fn portuguese_repetition_is_claimable_not_automatic() {
+    assert_claimable_repetition(Game::new(
+        "portuguese",
+        Notation::Portuguese,
+        White,
+        &["Kh1", "d1", "b1"],
+        &["Kh3", "g8", "e8"],
+        &["h1", "f3"],
+        &["h3", "f1"],
+    ));
+}
+
+#[test]
+fn thai_has_no_no_progress_rule_only_repetition() {
+    // Thai numbering, Black first, men on the edge. 79 king-only plies: no draw (any
+    // no-progress rule of the other rule sets would have fired); the start position occurs
+    // for the third time after ply 80.
+    let mut g = board8("thai", Notation::Thai, Black, &["Ka1", "e1", "g1"], &["Ka3", "b8", "d8"]);
+    g.kings(80);
+    assert_draw_exactly(&g, DrawCode::Repetition, 80);
+}
+
+#[test]
+fn antidraughts_has_no_no_progress_rule_only_repetition() {
+    // KINGS_25 would have drawn at ply 50 in International draughts.
+    let mut g = intl_full("antidraughts");
+    g.kings(80);
+    assert_draw_exactly(&g, DrawCode::Repetition, 80);
+}
