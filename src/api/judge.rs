@@ -65,7 +65,8 @@ pub struct JudgeRequest {
     /// FEN of the position the game starts from; omitted = the variant's start position.
     #[schema(example = "W:W31-50:B1-20")]
     pub start_position: Option<String>,
-    /// The moves of the game in order, short or long notation (at most 1000).
+    /// The moves of the game in order, short or long notation (at most 1000: the same
+    /// per-game bound as a game of `POST /v1/judge/pdn`, and the same `too-many-moves` code).
     #[schema(example = json!(["32-28", "19-23", "28x19", "14x23"]))]
     pub moves: Vec<String>,
     /// The declared result to check: `white_wins`, `black_wins`, `draw` or a PDN result

@@ -79,7 +79,37 @@ async fn every_example_is_accepted() {
             calls += 1;
         }
     }
-    assert_eq!(calls, 8);
+    assert_eq!(calls, 9);
+}
+
+/// The PDN text examples of `POST /v1/judge/pdn` are judged as their summaries say.
+#[tokio::test]
+async fn pdn_text_examples_are_judged() {
+    let app = spawn_app().await;
+    let doc = ok_json(app.get("/api-docs/openapi.json").await).await;
+    let examples = doc["paths"]["/v1/judge/pdn"]["post"]["requestBody"]["content"]["text/plain"]
+        ["examples"]
+        .as_object()
+        .expect("text/plain examples");
+    let mut seen = Vec::new();
+    for (name, example) in examples {
+        let text = example["value"].as_str().unwrap().to_string();
+        let res = app
+            .post_raw("/v1/judge/pdn", Some("text/plain"), text.into_bytes())
+            .await;
+        let body = ok_json(res).await;
+        let game = &body["games"][0];
+        assert_eq!(game["outcome"], "judged", "{name}: {game}");
+        let expected = if name == "bad_move" {
+            "invalid"
+        } else {
+            "undecided"
+        };
+        assert_eq!(game["verdict"], expected, "{name}: {game}");
+        seen.push(game["variant"].as_str().unwrap().to_string());
+    }
+    seen.sort();
+    assert_eq!(seen, ["international", "international", "russian"]);
 }
 
 #[tokio::test]
