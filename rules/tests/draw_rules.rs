@@ -389,8 +389,16 @@ fn international_kings_25_reset_by_a_king_capture() {
     // long diagonal and White's king must capture it, c3xe5 (ply 33), landing on its next
     // cycle square. 32 king plies + the capture + 50 king plies: without the capture the
     // game would have been drawn at ply 50.
-    let mut g = intl("international", &with(&["Ka1"], W_MEN10), &with(&["Ka3", "Ka7"], B_MEN10));
-    g.kings(31).mv("a7", "d4").cap("c3", "e5").now_at(White, "e5").kings(50);
+    let mut g = intl(
+        "international",
+        &with(&["Ka1"], W_MEN10),
+        &with(&["Ka3", "Ka7"], B_MEN10),
+    );
+    g.kings(31)
+        .mv("a7", "d4")
+        .cap("c3", "e5")
+        .now_at(White, "e5")
+        .kings(50);
     assert_draw_exactly(&g, DrawCode::Kings25, 83);
 }
 
@@ -409,7 +417,11 @@ fn international_endgame_16_counted_from_the_capture_that_creates_it() {
     // 32) and is captured at ply 33; the first position with 3 kings against 1 is the one
     // after ply 33, so the draw comes 32 plies later, at ply 65.
     let mut g = intl("international", &["Ka1", "Ke1", "Kg1"], &["Ka3", "Ka7"]);
-    g.kings(31).mv("a7", "d4").cap("c3", "e5").now_at(White, "e5").kings(32);
+    g.kings(31)
+        .mv("a7", "d4")
+        .cap("c3", "e5")
+        .now_at(White, "e5")
+        .kings(32);
     assert_draw_exactly(&g, DrawCode::Endgame16, 65);
 }
 
@@ -428,7 +440,11 @@ fn international_endgame_5_starts_afresh_after_a_capture_ends_the_16_move_count(
     // capture). Two kings against one from ply 10: ENDGAME_5 draws at ply 20 (the 16-move
     // count would have drawn at 32, and the "remaining budget" reading would not restart).
     let mut g = intl("international", &["Ka1", "Ke1", "Kg1"], &["Ka3"]);
-    g.kings(8).mv("e1", "b4").cap("a3", "h10").now_at(Black, "h10").kings(10);
+    g.kings(8)
+        .mv("e1", "b4")
+        .cap("a3", "h10")
+        .now_at(Black, "h10")
+        .kings(10);
     assert_draw_exactly(&g, DrawCode::Endgame5, 20);
 }
 
@@ -512,7 +528,11 @@ fn russian_kings_15_reset_by_a_king_capture() {
     // After 13 plies White's king is on d4 (its 7th move); Black's parked king plays h4-f6
     // (ply 14) and White's king takes it, d4:h8 (ply 15). Without the capture: draw at 30.
     let mut g = russian(&["Ka1", "e1", "g1"], &["Ka3", "Kh4", "b8", "d8"]);
-    g.kings(13).mv("h4", "f6").cap("d4", "h8").now_at(White, "h8").kings(30);
+    g.kings(13)
+        .mv("h4", "f6")
+        .cap("d4", "h8")
+        .now_at(White, "h8")
+        .kings(30);
     assert_draw_exactly(&g, DrawCode::Kings15, 45);
 }
 
@@ -532,7 +552,11 @@ fn russian_three_kings_15_counted_from_the_capture_that_creates_it() {
     // 3 kings against 2 until ply 15 (d4:h8 takes the sacrificed h4 king); 3 against 1 from
     // the position after ply 15: draw at 15 + 30 = 45.
     let mut g = russian(&["Ka1", "Ke1", "Kg1"], &["Ka3", "Kh4"]);
-    g.kings(13).mv("h4", "f6").cap("d4", "h8").now_at(White, "h8").kings(30);
+    g.kings(13)
+        .mv("h4", "f6")
+        .cap("d4", "h8")
+        .now_at(White, "h8")
+        .kings(30);
     assert_draw_exactly(&g, DrawCode::ThreeKings15, 45);
 }
 
@@ -541,7 +565,11 @@ fn russian_balance_4_to_5_pieces_after_60_plies() {
     // K+man each (4 pieces), both sides have kings. Man moves (g1-h2 at ply 21, b8-a7 at
     // ply 42) keep KINGS_15 away and do not reset the balance count: draw at ply 60.
     let mut g = russian(&["Ka1", "g1"], &["Ka3", "b8"]);
-    g.kings(20).mv("g1", "h2").kings(20).mv("b8", "a7").kings(18);
+    g.kings(20)
+        .mv("g1", "h2")
+        .kings(20)
+        .mv("b8", "a7")
+        .kings(18);
     assert_draw_exactly(&g, DrawCode::Balance3060, 60);
 }
 
@@ -613,7 +641,13 @@ fn russian_capturing_the_lone_king_on_the_drawing_ply_wins() {
     // Black first. Black's king is on a3 after its 4th move (ply 7), steps to b2 on ply 9,
     // and White's king (on h8 after its 4th move) takes it on ply 10, h8:a1: Black has no
     // piece left. The 10th ply would also have completed TWO_VS_ONE_5; the win comes first.
-    let mut g = board8("russian", Notation::Algebraic(':'), Black, &["Ka1", "g1"], &["Ka3"]);
+    let mut g = board8(
+        "russian",
+        Notation::Algebraic(':'),
+        Black,
+        &["Ka1", "g1"],
+        &["Ka3"],
+    );
     g.kings(8).mv("a3", "b2").cap("h8", "a1");
     assert_win(&g, Verdict::WhiteWins, 10);
     assert_undecided(&g.first(9));
@@ -655,7 +689,11 @@ fn czech_no_progress_15_reset_by_a_man_move() {
 #[test]
 fn czech_no_progress_15_reset_by_a_king_capture() {
     let mut g = czech(&["Ka1", "e1", "g1"], &["Ka3", "Kh4", "b8", "d8"]);
-    g.kings(13).mv("h4", "f6").cap("d4", "h8").now_at(White, "h8").kings(30);
+    g.kings(13)
+        .mv("h4", "f6")
+        .cap("d4", "h8")
+        .now_at(White, "h8")
+        .kings(30);
     assert_draw_exactly(&g, DrawCode::NoProgress15, 45);
 }
 
@@ -668,7 +706,10 @@ fn assert_claimable_repetition(mut g: Game) {
     g.kings(1);
     let j = assert_undecided(&g);
     assert_eq!(
-        j.claimable.iter().map(|c| (c.code, c.ply)).collect::<Vec<_>>(),
+        j.claimable
+            .iter()
+            .map(|c| (c.code, c.ply))
+            .collect::<Vec<_>>(),
         vec![(DrawCode::Repetition, 8)],
         "{}",
         describe(&g, &j)
@@ -678,7 +719,10 @@ fn assert_claimable_repetition(mut g: Game) {
     let j = assert_undecided(&g);
     assert_eq!(j.moves.len(), 16);
     assert_eq!(
-        j.claimable.iter().map(|c| (c.code, c.ply)).collect::<Vec<_>>(),
+        j.claimable
+            .iter()
+            .map(|c| (c.code, c.ply))
+            .collect::<Vec<_>>(),
         vec![(DrawCode::Repetition, 8)]
     );
 }
@@ -718,7 +762,11 @@ fn czech_blocking_the_last_piece_on_the_30th_ply_wins() {
         &["g7", "f6", "h8", "e5"],
         &["a3", "c1", "b2"],
     );
-    g.kings(25).mv("g7", "f8").kings(1).mv("f8", "a3").mv("b2", "a1");
+    g.kings(25)
+        .mv("g7", "f8")
+        .kings(1)
+        .mv("f8", "a3")
+        .mv("b2", "a1");
     let mut blocked = g.clone();
     blocked.mv("a3", "b2");
     assert_win(&blocked, Verdict::WhiteWins, 30);
@@ -767,7 +815,11 @@ fn portuguese_no_progress_20_is_not_reset_by_a_man_move() {
 #[test]
 fn portuguese_no_progress_20_reset_by_a_capture() {
     let mut g = portuguese(&["Kh1", "d1", "b1"], &["Kh3", "Ka4", "g8", "e8"]);
-    g.kings(13).mv("a4", "c6").cap("e4", "a8").now_at(White, "a8").kings(40);
+    g.kings(13)
+        .mv("a4", "c6")
+        .cap("e4", "a8")
+        .now_at(White, "a8")
+        .kings(40);
     assert_draw_exactly(&g, DrawCode::NoProgress20, 55);
 }
 
@@ -806,7 +858,13 @@ fn thai_has_no_no_progress_rule_only_repetition() {
     // Thai numbering, Black first, men on the edge. 79 king-only plies: no draw (any
     // no-progress rule of the other rule sets would have fired); the start position occurs
     // for the third time after ply 80.
-    let mut g = board8("thai", Notation::Thai, Black, &["Ka1", "e1", "g1"], &["Ka3", "b8", "d8"]);
+    let mut g = board8(
+        "thai",
+        Notation::Thai,
+        Black,
+        &["Ka1", "e1", "g1"],
+        &["Ka3", "b8", "d8"],
+    );
     g.kings(80);
     assert_draw_exactly(&g, DrawCode::Repetition, 80);
 }
@@ -817,4 +875,200 @@ fn antidraughts_has_no_no_progress_rule_only_repetition() {
     let mut g = intl_full("antidraughts");
     g.kings(80);
     assert_draw_exactly(&g, DrawCode::Repetition, 80);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Short kings (English, anti checkers; Italian mirrored).
+//
+// English board (a1 dark, standard numbering), kings move one square:
+//   White king, 6-ring: a3 b2 c1 d2 c3 b4          (files a-d, ranks 1-4)
+//   Black king, 8-ring: e7 f8 g7 h6 g5 f4 e5 d6    (around f6)
+//   No square of one ring is diagonally adjacent to a square of the other (closest pairs:
+//   d2/f4, c3/e5, b4/d6 are two files apart), so a short king can never capture.
+//   Men: White g1 (neighbours f2, h2), Black a7 (neighbours b8, b6): far from both rings.
+//   Safe man move: a7-b6 (b6 touches neither ring). Parked white king h2 (for a capture).
+//   lcm(6, 8) = 24: a third occurrence needs 96 plies.
+
+const W_RING: &[&str] = &["a3", "b2", "c1", "d2", "c3", "b4"];
+const B_RING: &[&str] = &["e7", "f8", "g7", "h6", "g5", "f4", "e5", "d6"];
+
+fn english(white: &[&str], black: &[&str]) -> Game {
+    Game::new(
+        "english",
+        Notation::Standard,
+        Black,
+        white,
+        black,
+        W_RING,
+        B_RING,
+    )
+}
+
+#[test]
+fn english_repetition_is_claimable_not_automatic() {
+    assert_claimable_repetition(Game::new(
+        "english",
+        Notation::Standard,
+        Black,
+        &["Ka3", "g1"],
+        &["Ke7", "a7"],
+        &["a3", "b2"],
+        &["e7", "f8"],
+    ));
+}
+
+#[test]
+fn english_no_progress_40_after_80_plies() {
+    let mut g = english(&["Ka3", "g1"], &["Ke7", "a7"]);
+    g.kings(80);
+    assert_draw_exactly(&g, DrawCode::NoProgress40, 80);
+}
+
+#[test]
+fn english_no_progress_40_reset_by_a_man_move() {
+    // Black (first to move) plays a7-b6 at ply 41; 80 more king plies: draw at 121.
+    let mut g = english(&["Ka3", "g1"], &["Ke7", "a7"]);
+    g.kings(40).mv("a7", "b6").kings(80);
+    assert_draw_exactly(&g, DrawCode::NoProgress40, 121);
+}
+
+#[test]
+fn english_no_progress_40_reset_by_a_king_capture() {
+    // After 25 plies Black's king is on f4 (its 13th move). White's parked king plays h2-g3
+    // (ply 26) and Black's king must take it, f4xh2 (ply 27). Black's king walks back h2-g3
+    // (ply 29), g3-f4 (ply 31) and resumes its ring. Draw at 27 + 80 = 107; without the
+    // capture the game would have been drawn at ply 80.
+    let mut g = english(&["Ka3", "Kh2", "g1"], &["Ke7", "a7"]);
+    g.kings(25)
+        .mv("h2", "g3")
+        .cap("f4", "h2")
+        .kings(1)
+        .mv("h2", "g3")
+        .kings(1)
+        .mv("g3", "f4")
+        .now_at(Black, "f4")
+        .kings(76);
+    assert_draw_exactly(&g, DrawCode::NoProgress40, 107);
+}
+
+#[test]
+fn anti_checkers_has_no_no_progress_rule_only_repetition() {
+    // English moves, White first: 95 king-only plies are not drawn (NO_PROGRESS_40 would
+    // have drawn at 80); the start position occurs for the third time after ply 96.
+    let mut g = Game::new(
+        "anti-checkers",
+        Notation::Standard,
+        White,
+        &["Ka3", "g1"],
+        &["Ke7", "a7"],
+        W_RING,
+        B_RING,
+    );
+    g.kings(96);
+    assert_draw_exactly(&g, DrawCode::Repetition, 96);
+}
+
+// Italian (a1 light, Italian numbering): the English layout mirrored left-right.
+//   White king, 6-ring: h3 g2 f1 e2 f3 g4;  Black king, 8-ring: d7 c8 b7 a6 b5 c4 d5 e6.
+//   Men: White b1, Black h7; safe man move b1-a2; parked white king a2 for a capture.
+
+const W_RING_IT: &[&str] = &["h3", "g2", "f1", "e2", "f3", "g4"];
+const B_RING_IT: &[&str] = &["d7", "c8", "b7", "a6", "b5", "c4", "d5", "e6"];
+
+fn italian(white: &[&str], black: &[&str]) -> Game {
+    Game::new(
+        "italian",
+        Notation::Italian,
+        White,
+        white,
+        black,
+        W_RING_IT,
+        B_RING_IT,
+    )
+}
+
+#[test]
+fn italian_repetition_on_the_fourth_occurrence_not_the_third() {
+    // h3-g2 d7-c8 g2-h3 c8-d7: the start position again after plies 4, 8 and 12.
+    let mut g = Game::new(
+        "italian",
+        Notation::Italian,
+        White,
+        &["Kh3", "b1"],
+        &["Kd7", "h7"],
+        &["h3", "g2"],
+        &["d7", "c8"],
+    );
+    g.kings(12);
+    // Third occurrence (ply 8): not a draw, and not merely claimable either.
+    let j = assert_undecided(&g.first(8));
+    assert!(j.claimable.is_empty(), "{:?}", j.claimable);
+    assert_draw_exactly(&g, DrawCode::Repetition, 12);
+}
+
+#[test]
+fn italian_no_progress_40_after_80_plies() {
+    let mut g = italian(&["Kh3", "b1"], &["Kd7", "h7"]);
+    g.kings(80);
+    assert_draw_exactly(&g, DrawCode::NoProgress40, 80);
+}
+
+#[test]
+fn italian_no_progress_40_reset_by_a_man_move() {
+    let mut g = italian(&["Kh3", "b1"], &["Kd7", "h7"]);
+    g.kings(40).mv("b1", "a2").kings(80);
+    assert_draw_exactly(&g, DrawCode::NoProgress40, 121);
+}
+
+#[test]
+fn italian_no_progress_40_reset_by_a_king_capture() {
+    // Black's king is on c4 after ply 26; White's parked king plays a2-b3 (ply 27), Black
+    // takes it, c4xa2 (ply 28), and walks back a2-b3, b3-c4. Draw at 28 + 80 = 108.
+    let mut g = italian(&["Kh3", "Ka2", "b1"], &["Kd7", "h7"]);
+    g.kings(26)
+        .mv("a2", "b3")
+        .cap("c4", "a2")
+        .kings(1)
+        .mv("a2", "b3")
+        .kings(1)
+        .mv("b3", "c4")
+        .now_at(Black, "c4")
+        .kings(76);
+    assert_draw_exactly(&g, DrawCode::NoProgress40, 108);
+}
+
+// Frisian: kings also capture orthogonally, so the layout keeps the kings on different
+// ranks, files and diagonals (edge squares only share diagonals, never a capture):
+//   White king, 3-cycle a3 -> c1 (through b2) -> b2 -> a3 (ranks 1-3, files a-c);
+//   Black king, 2-cycle j8 <-> h10 (through i9); White's second king parked on i1.
+//   lcm(3, 2) = 6: a third occurrence needs 24 plies.
+
+#[test]
+fn frisian_two_kings_against_one_7_moves() {
+    let mut g = Game::new(
+        "frisian",
+        Notation::Ten,
+        White,
+        &["Ka3", "Ki1"],
+        &["Kj8"],
+        &["a3", "c1", "b2"],
+        &["j8", "h10"],
+    );
+    g.kings(14);
+    assert_draw_exactly(&g, DrawCode::Frisian2v1, 14);
+}
+
+#[test]
+fn frisian_one_king_against_one_2_moves() {
+    let mut g = Game::new(
+        "frisian",
+        Notation::Ten,
+        White,
+        &["Ka3"],
+        &["Kj8"],
+        &["a3", "c1", "b2"],
+        &["j8", "h10"],
+    );
+    g.kings(4);
+    assert_draw_exactly(&g, DrawCode::Frisian1v1, 4);
 }
