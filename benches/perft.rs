@@ -7,7 +7,19 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 fn perft_start(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
-    for (id, depth) in [("international", 6), ("english", 8), ("russian", 7)] {
+    for (id, depth) in [
+        ("international", 6),
+        ("english", 8),
+        ("russian", 7),
+        ("brazilian", 7),
+        ("canadian", 5),
+        ("czech", 7),
+        ("italian", 7),
+        ("portuguese", 7),
+        ("thai", 7),
+        ("frisian", 6),
+        ("pool", 7),
+    ] {
         let v = arbiter_rules::variant(id).expect("variant in catalogue");
         let start = v.start();
         let nodes = arbiter_rules::perft(v, &start, depth).expect("perft");
