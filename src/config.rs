@@ -72,6 +72,11 @@ pub struct ServeArgs {
     #[arg(long, env = "ARBITER_SHUTDOWN_TIMEOUT", default_value_t = DEFAULT_SHUTDOWN_TIMEOUT_SECS,
           value_parser = clap::value_parser!(u64).range(0..=3600))]
     pub shutdown_timeout: u64,
+    /// On SIGTERM/SIGINT, seconds to keep serving with `/readyz` answering 503 before the
+    /// listener closes (lets a load balancer notice; 0 with a Kubernetes preStop sleep).
+    #[arg(long, env = "ARBITER_SHUTDOWN_DELAY", default_value_t = 0,
+          value_parser = clap::value_parser!(u64).range(0..=600))]
+    pub shutdown_delay: u64,
     /// Log format: `json` (one object per line) or `text`. The filter is `ARBITER_LOG` or
     /// `RUST_LOG` (default `info`).
     #[arg(
@@ -108,6 +113,7 @@ impl ServeArgs {
             request_timeout: Duration::from_secs(self.request_timeout),
             keep_alive: Duration::from_secs(self.keep_alive),
             shutdown_timeout: Duration::from_secs(self.shutdown_timeout),
+            shutdown_delay: Duration::from_secs(self.shutdown_delay),
             shutdown: ShutdownFlag::default(),
         }
     }
@@ -148,6 +154,8 @@ pub struct Config {
     pub keep_alive: Duration,
     /// Bound on the graceful shutdown.
     pub shutdown_timeout: Duration,
+    /// Time between the signal (readiness 503) and closing the listener.
+    pub shutdown_delay: Duration,
     /// Flipped when shutdown starts (shared with `/readyz`).
     pub shutdown: ShutdownFlag,
 }
@@ -162,6 +170,7 @@ impl Config {
             request_timeout: Duration::from_secs(DEFAULT_REQUEST_TIMEOUT_SECS),
             keep_alive: Duration::from_secs(DEFAULT_KEEP_ALIVE_SECS),
             shutdown_timeout: Duration::from_secs(DEFAULT_SHUTDOWN_TIMEOUT_SECS),
+            shutdown_delay: Duration::ZERO,
             shutdown: ShutdownFlag::default(),
         }
     }

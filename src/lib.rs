@@ -102,22 +102,26 @@ pub fn build(config: &Config) -> std::io::Result<(Server, u16)> {
 }
 
 /// Builds the server for `config` and serves until SIGTERM or SIGINT, then shuts down
-/// gracefully: `/readyz` answers 503 at once, the listener closes, and in-flight requests
-/// get up to `config.shutdown_timeout` to finish.
+/// gracefully: `/readyz` answers 503 at once, requests are still served for
+/// `config.shutdown_delay`, then the listener closes and in-flight requests get up to
+/// `config.shutdown_timeout` to finish.
 pub async fn run(config: Config) -> std::io::Result<()> {
     let (server, port) = build(&config)?;
     tracing::info!(addr = %config.addr, port, "arbiter listening");
     let handle = server.handle();
     let shutdown = config.shutdown.clone();
     let grace = config.shutdown_timeout;
+    let delay = config.shutdown_delay;
     actix_web::rt::spawn(async move {
         let signal = lifecycle::shutdown_signal().await;
         shutdown.start();
         tracing::info!(
             signal,
+            delay_seconds = delay.as_secs(),
             grace_seconds = grace.as_secs(),
             "shutting down gracefully"
         );
+        actix_web::rt::time::sleep(delay).await;
         handle.stop(true).await;
     });
     server.await?;

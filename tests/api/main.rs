@@ -1,10 +1,12 @@
 //! HTTP integration tests: each test starts the real server on 127.0.0.1:0 and talks HTTP.
 
 mod cli;
+mod config;
 mod errors;
 mod games;
 mod health;
 mod helpers;
+mod metrics;
 mod moves;
 mod openapi;
 mod pdn;
