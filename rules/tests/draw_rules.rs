@@ -1072,3 +1072,78 @@ fn frisian_one_king_against_one_2_moves() {
     g.kings(4);
     assert_draw_exactly(&g, DrawCode::Frisian1v1, 4);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Endgame counts that a change inside the configuration must not restart, and one that must.
+
+#[test]
+fn international_endgame_16_not_restarted_by_a_promotion_inside_the_configuration() {
+    // King and two men (a9 on the edge, g1) against a lone king. The a9 man crowns on b10
+    // (both edge squares) at ply 21: 1K+2M becomes 2K+1M, still a 6.3 configuration, so the
+    // 16-move count goes on from the start: draw at ply 32 (a restart would give 53).
+    let mut g = intl("international", &["Ka1", "a9", "g1"], &["Ka3"]);
+    g.kings(20).mv("a9", "b10").kings(11);
+    assert_draw_exactly(&g, DrawCode::Endgame16, 32);
+}
+
+#[test]
+fn russian_two_vs_one_5_not_restarted_by_a_promotion_inside_the_configuration() {
+    // King and man (a7) against a lone king; a7-b8 crowns at ply 5: king+man becomes two
+    // kings, still 7.2.8 material: draw at ply 10.
+    let mut g = russian(&["Ka1", "a7"], &["Ka3"]);
+    g.kings(4).mv("a7", "b8").kings(5);
+    assert_draw_exactly(&g, DrawCode::TwoVsOne5, 10);
+}
+
+#[test]
+fn russian_three_kings_15_with_four_kings() {
+    // "Three kings (or more)": four kings (a1 cycling; e1, g1, h2 parked on edge squares that
+    // lie on none of Black's lines) against a lone king: still 30 plies.
+    let mut g = russian(&["Ka1", "Ke1", "Kg1", "Kh2"], &["Ka3"]);
+    g.kings(30);
+    assert_draw_exactly(&g, DrawCode::ThreeKings15, 30);
+}
+
+#[test]
+fn portuguese_three_kings_rio_count_restarts_when_the_rio_is_left() {
+    // White's cycling king (the only strong king on the rio) reaches d5 at ply 5, leaves the
+    // rio d5-g8 at ply 7 (g8: edge square, on none of Black's lines) and comes back g8-d5 at
+    // ply 9. The rio is held again from the position after ply 9: draw at 9 + 24 = 33
+    // (without the excursion: 24).
+    let mut g = portuguese(&["Kh1", "Kd1", "Kb1"], &["Kh3"]);
+    g.kings(6)
+        .mv("d5", "g8")
+        .kings(1)
+        .mv("g8", "d5")
+        .now_at(White, "d5")
+        .kings(24);
+    assert_draw_exactly(&g, DrawCode::ThreeKingsRio12, 33);
+}
+
+#[test]
+#[ignore = "engine bug: MAIN_ROAD_5 (draws.rs fmjd64, DrawKind::Endgame with lone_king_on = \
+            MAIN_ROAD) only checks that the lone king stands on a1-h8, not that it is the only \
+            piece there (§4.2; lidraughts piecesOnLongDiagonal == 1): drawn at ply 10 here"]
+fn russian_main_road_5_needs_the_lone_king_alone_on_the_main_road() {
+    // §4.2: MAIN_ROAD_5 runs "while the lone king is on the main road and is the only piece
+    // there" (lidraughts: `board.piecesOnLongDiagonal == 1`). Here White's king h8 and man g7
+    // also stand on the main road, so the rule does not apply.
+    //   Black's lone king shuttles a1 <-> c3 (through b2); from either square it sees g7 with
+    //     h8 behind it (no capture), and its other line (x+y=4: a5-b4-d2-e1) stays empty.
+    //   White's king walks the edge orbit a7 g1 h2 b8 (lines x+y in {6,8}, x-y = +-6: none of
+    //     Black's squares; its paths cross the main road on d4 and e5, always empty).
+    //   The white man g7 (men capture backwards too) has no black neighbour ever.
+    //   2-cycle against 4-cycle: the start position occurs for the third time at ply 16.
+    // 14 plies: no rule applies (KINGS_15 needs 30, the 4-piece balance rule 60).
+    let mut g = Game::new(
+        "russian",
+        Notation::Algebraic(':'),
+        White,
+        &["Ka7", "Kh8", "g7"],
+        &["Ka1"],
+        &["a7", "g1", "h2", "b8"],
+        &["a1", "c3"],
+    );
+    g.kings(14);
+    assert_undecided(&g);
+}
