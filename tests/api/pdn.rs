@@ -471,3 +471,55 @@ fn the_cli_refuses_what_it_cannot_judge_with_exit_code_2() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+#[tokio::test]
+async fn garbage_never_gives_a_server_error() {
+    let app = spawn_app().await;
+    let mut bodies: Vec<Vec<u8>> = [
+        "[",
+        "]",
+        "{",
+        "}",
+        "(",
+        ")",
+        "[[[[",
+        "1.",
+        "1...",
+        "$",
+        "$999999999999",
+        "!?",
+        "*",
+        "[GameType \"20\"",
+        "[GameType \"20\"]\n[FEN \"W:W",
+        "[GameType \"99999999999999\"]\n1. 32-28 *",
+        "[GameType \"20\"]\n1. 32-28 19-23 2. 28x19 14x23 3. 49x1x2x3x4x5 *",
+        "[GameType \"25\"]\n1. z9-z10 *",
+        "[Variant \"\"]\n1. 32-28 *",
+        "\u{feff}\u{feff}",
+        "[GameType \"20\"]\n[FEN \"W:WK1-50:BK1\"]\n1. 1-2 *",
+        "1-0 0-1 1/2-1/2 2-0 * 0-0",
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    bodies.push(format!("[GameType \"20\"]\n1. {} 32-28 *", "(".repeat(50_000)).into_bytes());
+    bodies.push(format!("[GameType \"20\"]\n1. {} 32-28 *", "{".repeat(50_000)).into_bytes());
+    bodies.push(
+        format!(
+            "[Event \"{}\"]\n[GameType \"20\"]\n1. 32-28 *",
+            "x".repeat(100_000)
+        )
+        .into_bytes(),
+    );
+    bodies.push((0..=255u8).cycle().take(20_000).collect());
+    for body in bodies {
+        let shown = String::from_utf8_lossy(&body[..body.len().min(60)]).into_owned();
+        let res = app.post_raw(PATH, Some("text/plain"), body).await;
+        let status = res.status();
+        assert!(
+            status.is_success() || status.is_client_error(),
+            "{shown:?}: {status}"
+        );
+        assert!(res.json::<Value>().await.is_ok(), "{shown:?}: JSON answer");
+    }
+}
