@@ -13,6 +13,10 @@ use crate::moves::{Jump, Move, Route};
 use crate::position::{Color, Kind, Position};
 use crate::rules::{Landing, MidCapturePromotion, Precedence, Reach, Removal, Rules};
 
+/// At most this many distinct routes are kept per move when routes are asked for (the
+/// canonical route and the long-form match use those).
+pub const MAX_ROUTES_PER_MOVE: usize = 64;
+
 /// Why move generation stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GenError {
@@ -411,7 +415,8 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         };
         match self.out.iter().position(|o| o.same_identity(&m)) {
             Some(i) => {
-                if ROUTES {
+                // Routes only serve notation; a bounded sample keeps memory bounded.
+                if ROUTES && self.routes[i].len() < MAX_ROUTES_PER_MOVE {
                     let r = self.route();
                     self.routes[i].push(r);
                 }
