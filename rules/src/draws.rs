@@ -116,7 +116,8 @@ pub enum DrawKind {
     Endgame {
         strong: &'static [Material],
         plies: u16,
-        /// The lone king must stand on one of these squares (algebraic); empty = anywhere.
+        /// The lone king must stand on one of these squares (algebraic), as the only piece
+        /// on them; empty = anywhere.
         lone_king_on: &'static [&'static str],
         /// A king of the strong side must stand on one of these squares; empty = anywhere.
         strong_king_on: &'static [&'static str],
@@ -167,7 +168,7 @@ impl DrawRule {
                 let mats: Vec<String> = strong.iter().map(Material::describe).collect();
                 let mut s = format!("{} against a lone king", mats.join(" or "));
                 if !lone_king_on.is_empty() {
-                    s += &format!(" standing on {}", lone_king_on.join(","));
+                    s += &format!(" standing alone on {}", lone_king_on.join(","));
                 }
                 if !strong_king_on.is_empty() {
                     s += &format!(
@@ -196,13 +197,19 @@ pub(crate) fn endgame_holds(v: &Variant, pos: &Position, kind: &DrawKind) -> boo
     else {
         return false;
     };
-    let on = |names: &[&str], cells: crate::Bits| {
-        names.is_empty()
-            || names
-                .iter()
-                .filter_map(|n| crate::notation::squares::parse_algebraic(v.board(), n))
-                .any(|c| cells.contains(c))
+    let squares = |names: &[&str]| -> crate::Bits {
+        names
+            .iter()
+            .filter_map(|n| crate::notation::squares::parse_algebraic(v.board(), n))
+            .collect()
     };
+    let on = |names: &[&str], cells: crate::Bits| {
+        names.is_empty() || !squares(names).intersect(cells).is_empty()
+    };
+    // The lone king must be alone on its squares (FMJD-64 7.2.7: lidraughts counts the pieces
+    // on the main road).
+    let alone =
+        |names: &[&str]| names.is_empty() || pos.occupied().intersect(squares(names)).len() == 1;
     Color::BOTH.into_iter().any(|s| {
         let w = s.opponent();
         let lone = pos.count(w, Kind::King) == 1
@@ -213,6 +220,7 @@ pub(crate) fn endgame_holds(v: &Variant, pos: &Position, kind: &DrawKind) -> boo
                 .iter()
                 .any(|m| m.matches(pos.count(s, Kind::King), pos.count(s, Kind::Man)))
             && on(lone_king_on, pos.pieces(w, Kind::King))
+            && alone(lone_king_on)
             && on(strong_king_on, pos.pieces(s, Kind::King))
     })
 }

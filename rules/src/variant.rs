@@ -270,15 +270,20 @@ impl Variant {
             }
         }
         if self.spec.rules.king_quiet_limit != 0 {
+            let limit = self.spec.rules.king_quiet_limit;
+            let has_men = !p.pieces[me][Kind::Man as usize].is_empty();
             let run = &mut p.king_run[me];
-            if m.piece == Kind::King && !m.is_capture() {
+            if m.piece == Kind::King && !m.is_capture() && has_men {
                 if run.count > 0 && run.cell == m.from {
-                    run.count += 1;
+                    // Only "limit reached or not" matters: saturate, so that positions can
+                    // repeat.
+                    run.count = (run.count + 1).min(limit);
                 } else {
                     run.count = 1;
                 }
                 run.cell = m.to;
             } else {
+                // Men moved, a capture, or no men left (the rule no longer applies).
                 *run = KingRun::default();
             }
             let other = &mut p.king_run[them];

@@ -1121,9 +1121,6 @@ fn portuguese_three_kings_rio_count_restarts_when_the_rio_is_left() {
 }
 
 #[test]
-#[ignore = "engine bug: MAIN_ROAD_5 (draws.rs fmjd64, DrawKind::Endgame with lone_king_on = \
-            MAIN_ROAD) only checks that the lone king stands on a1-h8, not that it is the only \
-            piece there (§4.2; lidraughts piecesOnLongDiagonal == 1): drawn at ply 10 here"]
 fn russian_main_road_5_needs_the_lone_king_alone_on_the_main_road() {
     // §4.2: MAIN_ROAD_5 runs "while the lone king is on the main road and is the only piece
     // there" (lidraughts: `board.piecesOnLongDiagonal == 1`). Here White's king h8 and man g7
@@ -1168,11 +1165,6 @@ fn international_repetition_needs_the_same_side_to_move() {
 }
 
 #[test]
-#[ignore = "engine bug: in Frisian the king-run state (Position::king_run, part of the position \
-            hash) is kept even when the side has no men, where it changes no legal move \
-            (lidraughts only records it while the side has men); its count then grows with \
-            every move of the same king, so no position ever repeats (and the u8 count \
-            overflows after 255 moves)"]
 fn frisian_repetition_in_a_king_only_ending() {
     // Two kings each (no Frisian endgame rule): White a3 -> c1 -> b2 -> a3 (i1 parked),
     // Black j8 <-> h10 (f10 parked, on no rank, file or diagonal of a White square). The
@@ -1188,4 +1180,59 @@ fn frisian_repetition_in_a_king_only_ending() {
     );
     g.kings(24);
     assert_draw_exactly(&g, DrawCode::Repetition, 24);
+}
+
+#[test]
+fn russian_main_road_5_with_three_kings() {
+    // Same as `russian_main_road_5` with a third king on e1 instead of the man (its lines
+    // x+y=4 and x-y=4 cross the main road on c3 only, where the lone king never stops):
+    // MAIN_ROAD_5 at ply 10 comes long before THREE_KINGS_15 (30).
+    let mut g = Game::new(
+        "russian",
+        Notation::Algebraic(':'),
+        White,
+        &["Ka3", "Ka5", "Ke1"],
+        &["Ka1"],
+        &["a3", "c1", "h6", "f8"],
+        &["a1", "h8"],
+    );
+    g.kings(10);
+    assert_draw_exactly(&g, DrawCode::MainRoad5, 10);
+}
+
+#[test]
+fn frisian_two_kings_against_one_counted_from_the_capture() {
+    // Two kings each until Black's parked king f10 goes to c7 (ply 6, path e9-d8) where
+    // White's i1 king must take it along the diagonal i1-a9 (i1xa9, ply 7; a9 is on no rank,
+    // file or diagonal of Black's remaining squares). Two kings against one from the position
+    // after ply 7: draw after 7 more moves each, at ply 21.
+    let mut g = Game::new(
+        "frisian",
+        Notation::Ten,
+        White,
+        &["Ka3", "Ki1"],
+        &["Kj8", "Kf10"],
+        &["a3", "c1", "b2"],
+        &["j8", "h10"],
+    );
+    g.kings(5).mv("f10", "c7").cap("i1", "a9").kings(14);
+    assert_draw_exactly(&g, DrawCode::Frisian2v1, 21);
+}
+
+#[test]
+fn checkers_and_paraszt_use_the_wcdf_no_progress_rule() {
+    // English moves with White first (§4.4: the same rules for BrainKing Dame and paraszt).
+    for id in ["checkers", "paraszt"] {
+        let mut g = Game::new(
+            id,
+            Notation::Standard,
+            White,
+            &["Ka3", "g1"],
+            &["Ke7", "a7"],
+            W_RING,
+            B_RING,
+        );
+        g.kings(80);
+        assert_draw_exactly(&g, DrawCode::NoProgress40, 80);
+    }
 }
