@@ -285,3 +285,21 @@ fn sigterm_finishes_in_flight_requests_and_exits_cleanly() {
     };
     assert!(status.success(), "{status}");
 }
+
+/// The hidden `sleep` subcommand (the preStop hook of an image without a shell).
+#[test]
+fn sleep_subcommand_is_hidden_and_sleeps() {
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["sleep", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(started.elapsed() >= Duration::from_secs(1));
+    let help = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(help.contains("serve") && !help.contains("sleep"), "{help}");
+}
