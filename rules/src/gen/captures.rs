@@ -38,6 +38,39 @@ impl std::fmt::Display for GenError {
 
 impl std::error::Error for GenError {}
 
+/// What a capture sequence has taken so far.
+#[derive(Clone, Copy, Default)]
+struct Seq {
+    captured: Bits,
+    /// Pieces captured.
+    n: u32,
+    /// Kings captured.
+    kings: u32,
+    /// Bit `31 - i` set when the `i`-th captured piece is a king (earlier kings: larger).
+    king_mask: u32,
+    /// Total value of the captured pieces (for value precedence).
+    value: u32,
+}
+
+impl Seq {
+    #[inline(always)]
+    fn with(self, victim: usize, is_king: bool, value: u32) -> Seq {
+        let mut captured = self.captured;
+        captured.insert(victim);
+        Seq {
+            captured,
+            n: self.n + 1,
+            kings: self.kings + is_king as u32,
+            king_mask: if is_king && self.n < 32 {
+                self.king_mask | 1 << (31 - self.n)
+            } else {
+                self.king_mask
+            },
+            value: self.value + value,
+        }
+    }
+}
+
 /// Search state shared by every piece of the side to move.
 pub(crate) struct Search<'a, const ROUTES: bool> {
     board: &'a Board,
@@ -127,7 +160,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
                 let mut occ = all;
                 occ.remove(from);
                 self.occupied = occ;
-                self.search(from, kind, Bits::EMPTY, 0, 0, 0, 0, None);
+                self.search(from, kind, Seq::default(), None);
                 if self.steps > self.limit {
                     return Err(GenError::CaptureLimit { limit: self.limit });
                 }
@@ -254,24 +287,13 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
     }
 
     /// Extends a sequence from `cur`; returns whether any further capture was found.
-    #[allow(clippy::too_many_arguments)]
-    fn search(
-        &mut self,
-        cur: usize,
-        kind: Kind,
-        captured: Bits,
-        n: u32,
-        kings: u32,
-        king_mask: u32,
-        value: u32,
-        last: Option<Dir>,
-    ) -> bool {
+    fn search(&mut self, cur: usize, kind: Kind, seq: Seq, last: Option<Dir>) -> bool {
         self.steps += 1;
         if self.steps > self.limit {
             return true;
         }
         let pr = *self.rules.piece(kind);
-        if pr.max_jumps != 0 && n >= pr.max_jumps as u32 {
+        if pr.max_jumps != 0 && seq.n >= pr.max_jumps as u32 {
             return false;
         }
         let mut found = false;
@@ -279,28 +301,19 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             if self.rules.no_reversal && last == Some(d.opposite()) {
                 continue;
             }
-            let Some((victim, ray, start, end)) = self.target(cur, kind, d, captured) else {
+            let Some((victim, ray, start, end)) = self.target(cur, kind, d, seq.captured) else {
                 continue;
             };
             found = true;
-            let mut cap = captured;
-            cap.insert(victim);
             let is_king = self.enemy_kings.contains(victim);
-            let n2 = n + 1;
-            let kings2 = kings + is_king as u32;
-            let mask2 = if is_king && n < 32 {
-                king_mask | 1 << (31 - n)
-            } else {
-                king_mask
-            };
-            let value2 = value + self.value_of(is_king);
+            let next = seq.with(victim, is_king, self.value_of(is_king));
             // Landing rule (§1.1 rule 6): where a further capture is possible from some
             // landing cells, only those are allowed.
             let mut allowed = u64::MAX;
             if end - start > 1 {
                 let mut cont = 0u64;
                 for (j, &l) in ray[start..end].iter().enumerate() {
-                    if self.can_continue(l as usize, kind, cap, n2, d) {
+                    if self.can_continue(l as usize, kind, next.captured, next.n, d) {
                         cont |= 1 << j;
                     }
                 }
@@ -319,7 +332,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
                         to: l,
                     });
                 }
-                self.land(l as usize, kind, cap, n2, kings2, mask2, value2, d);
+                self.land(l as usize, kind, next, d);
                 if ROUTES {
                     self.jumps.pop();
                 }
@@ -331,21 +344,10 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         found
     }
 
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn land(
-        &mut self,
-        cell: usize,
-        kind: Kind,
-        captured: Bits,
-        n: u32,
-        kings: u32,
-        king_mask: u32,
-        value: u32,
-        d: Dir,
-    ) {
+    fn land(&mut self, cell: usize, kind: Kind, seq: Seq, d: Dir) {
         let continued = match self.continues_as(kind, cell) {
-            Some(next) => self.search(cell, next, captured, n, kings, king_mask, value, Some(d)),
+            Some(next) => self.search(cell, next, seq, Some(d)),
             None => false,
         };
         if !continued {
@@ -356,7 +358,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             if kind == Kind::King || (becomes == Kind::Man && self.promo.contains(cell)) {
                 becomes = Kind::King;
             }
-            self.record(cell, becomes, captured, n, kings, king_mask, value);
+            self.record(cell, becomes, seq);
         }
     }
 
@@ -371,33 +373,23 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
     }
 
     #[inline(always)]
-    fn key(&self, n: u32, kings: u32, king_mask: u32, value: u32) -> u64 {
+    fn key(&self, seq: &Seq) -> u64 {
         let mut key = 0u64;
         for p in &self.rules.precedence {
             key = match p {
-                Precedence::Count => key << 8 | n as u64,
-                Precedence::Value { .. } => key << 16 | value as u64,
+                Precedence::Count => key << 8 | seq.n as u64,
+                Precedence::Value { .. } => key << 16 | seq.value as u64,
                 Precedence::ByKing => key << 1 | (self.start == Kind::King) as u64,
-                Precedence::KingsCaptured => key << 8 | kings as u64,
-                Precedence::KingsEarly => key << 32 | king_mask as u64,
+                Precedence::KingsCaptured => key << 8 | seq.kings as u64,
+                Precedence::KingsEarly => key << 32 | seq.king_mask as u64,
             };
         }
         key
     }
 
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn record(
-        &mut self,
-        to: usize,
-        becomes: Kind,
-        captured: Bits,
-        n: u32,
-        kings: u32,
-        king_mask: u32,
-        value: u32,
-    ) {
-        let key = self.key(n, kings, king_mask, value);
+    fn record(&mut self, to: usize, becomes: Kind, seq: Seq) {
+        let key = self.key(&seq);
         if key < self.best {
             return;
         }
@@ -411,7 +403,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             to: to as u8,
             piece: self.start,
             becomes,
-            captured,
+            captured: seq.captured,
         };
         match self.out.iter().position(|o| o.same_identity(&m)) {
             Some(i) => {

@@ -31,63 +31,46 @@ pub(crate) fn quiet_moves(
         if kind == Kind::King && restricted {
             pieces.remove(run.cell as usize);
         }
-        if pr.range == Range::Step {
-            if let Some(shifts) = board.shifts() {
+        let step = |from: usize, to: usize| Move {
+            from: from as u8,
+            to: to as u8,
+            piece: kind,
+            becomes: if kind == Kind::Man && promo.contains(to) {
+                Kind::King
+            } else {
+                kind
+            },
+            captured: Bits::EMPTY,
+        };
+        match (pr.range, board.shifts()) {
+            (Range::Step, Some(shifts)) => {
                 // Whole-set steps: every piece moved one cell in each direction at once.
                 let free = board.cells().minus(occ);
                 for d in dirs.iter() {
                     let off = shifts[d as usize] as i32;
                     for to in pieces.shifted(off).intersect(free).iter() {
-                        out.push(Move {
-                            from: (to as i32 - off) as u8,
-                            to: to as u8,
-                            piece: kind,
-                            becomes: if kind == Kind::Man && promo.contains(to) {
-                                Kind::King
-                            } else {
-                                kind
-                            },
-                            captured: Bits::EMPTY,
-                        });
+                        out.push(step((to as i32 - off) as usize, to));
                     }
                 }
-                continue;
             }
-        }
-        for from in pieces.iter() {
-            let becomes = |to: usize| {
-                if kind == Kind::Man && promo.contains(to) {
-                    Kind::King
-                } else {
-                    kind
-                }
-            };
-            for d in dirs.iter() {
-                match pr.range {
-                    Range::Step => {
+            (Range::Step, None) => {
+                for from in pieces.iter() {
+                    for d in dirs.iter() {
                         let to = board.next(from, d);
                         if to != NONE && !occ.contains(to as usize) {
-                            out.push(Move {
-                                from: from as u8,
-                                to,
-                                piece: kind,
-                                becomes: becomes(to as usize),
-                                captured: Bits::EMPTY,
-                            });
+                            out.push(step(from, to as usize));
                         }
                     }
-                    Range::Slide => {
+                }
+            }
+            (Range::Slide, _) => {
+                for from in pieces.iter() {
+                    for d in dirs.iter() {
                         for &to in board.ray(from, d) {
                             if occ.contains(to as usize) {
                                 break;
                             }
-                            out.push(Move {
-                                from: from as u8,
-                                to,
-                                piece: kind,
-                                becomes: becomes(to as usize),
-                                captured: Bits::EMPTY,
-                            });
+                            out.push(step(from, to as usize));
                         }
                     }
                 }
