@@ -480,5 +480,18 @@ pub async fn judge_pdn(
     let answer = web::block(move || judge_pdn_text(&text, explicit, MAX_GAMES))
         .await
         .map_err(|_| ApiError::from_status(StatusCode::INTERNAL_SERVER_ERROR))??;
-    Ok(HttpResponse::Ok().json(answer))
+    // Per-variant "games judged" counters for the metrics middleware.
+    let mut judged: Vec<(String, u64)> = Vec::new();
+    for g in &answer.games {
+        if let (GameOutcome::Judged, Some(v)) = (&g.outcome, &g.variant) {
+            match judged.iter_mut().find(|(id, _)| id == v) {
+                Some((_, n)) => *n += 1,
+                None => judged.push((v.clone(), 1)),
+            }
+        }
+    }
+    let mut res = HttpResponse::Ok().json(answer);
+    res.extensions_mut()
+        .insert(crate::metrics::GamesJudged(judged));
+    Ok(res)
 }

@@ -127,3 +127,32 @@ async fn moves_and_judged_games_are_counted_per_variant() {
     let inf = r#"arbiter_http_request_duration_seconds_bucket{route="/v1/variants/{variant}/moves",le="+Inf"}"#;
     assert_eq!(value(&text, inf), Some(3.0), "{text}");
 }
+
+#[tokio::test]
+async fn pdn_games_are_counted_per_variant() {
+    let app = spawn_app().await;
+    // Two international games, one Russian game, one game of an unsupported GameType (not
+    // judged, not counted).
+    let pdn = "[GameType \"20\"]\n1. 32-28 19-23 *\n\n[GameType \"20\"]\n1. 33-28 *\n\n\
+               [GameType \"25\"]\n1. c3-d4 *\n\n[GameType \"30\"]\n1. a3-a4 *\n";
+    let res = app
+        .client
+        .post(format!("{}/v1/judge/pdn", app.address))
+        .header("Content-Type", "text/plain")
+        .body(pdn)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    let text = scrape(&app).await;
+    let judged = |v: &str| {
+        value(
+            &text,
+            &format!("arbiter_games_judged_total{{variant=\"{v}\"}}"),
+        )
+    };
+    assert_eq!(judged("international"), Some(2.0), "{text}");
+    assert_eq!(judged("russian"), Some(1.0), "{text}");
+    let labels = label_values(&text, "arbiter_games_judged_total", "variant");
+    assert_eq!(labels.len(), 2, "{text}");
+}
