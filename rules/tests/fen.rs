@@ -1,0 +1,85 @@
+//! FEN reading and writing (`diagonal.md` §6.5), with the expected positions written out.
+
+use arbiter_rules::{variant, Color, FenErrorKind, Kind};
+
+fn squares(v: &arbiter_rules::Variant, fen: &str, c: Color, k: Kind) -> Vec<String> {
+    let p = v.parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    p.pieces(c, k)
+        .iter()
+        .map(|s| v.square_name(s))
+        .collect::<Vec<_>>()
+}
+
+#[test]
+fn ranges_kings_and_either_colour_first() {
+    let v = variant("international").unwrap();
+    let a = v.parse_fen("W:W31-50:B1-20").unwrap();
+    let b = v.parse_fen("W:B1-20:W31-50").unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a, v.start());
+    assert_eq!(a.count(Color::White, Kind::Man), 20);
+    let mut kings = squares(v, "B:WK10,K15-17,28:BK1", Color::White, Kind::King);
+    kings.sort();
+    assert_eq!(kings, ["10", "15", "16", "17"]);
+    assert_eq!(squares(v, "B:WK10,28:BK1", Color::White, Kind::Man), ["28"]);
+    // Written back with explicit lists, kings prefixed.
+    assert_eq!(
+        v.fen(&v.parse_fen("B:W28,K10:BK1").unwrap()),
+        "B:WK10,28:BK1"
+    );
+}
+
+#[test]
+fn empty_lists_suffixes_and_trailing_dot() {
+    let v = variant("international").unwrap();
+    let p = v.parse_fen("W:W:B1").unwrap();
+    assert_eq!(p.side_pieces(Color::White).len(), 0);
+    assert_eq!(p.side_pieces(Color::Black).len(), 1);
+    // lidraughts' half-move clock and move number are ignored.
+    assert_eq!(
+        v.parse_fen("W:W31-50:B1-20:H0:F1").unwrap(),
+        v.parse_fen("W:W31-50:B1-20.").unwrap()
+    );
+}
+
+#[test]
+fn algebraic_and_numeric_russian() {
+    let v = variant("russian").unwrap();
+    let num = v.parse_fen("W:W21-32:B1-12").unwrap();
+    assert_eq!(num, v.start());
+    assert_eq!(
+        v.fen(&num),
+        "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
+    );
+    // 12x12: k1 is a square, not a king prefix (lower case).
+    let c = variant("canadian").unwrap();
+    assert_eq!(squares(c, "W:Wk1:BK1", Color::White, Kind::Man), ["72"]);
+}
+
+#[test]
+fn errors_say_where() {
+    let v = variant("international").unwrap();
+    let err = |fen: &str| v.parse_fen(fen).unwrap_err();
+    assert_eq!(err("").kind, FenErrorKind::Empty);
+    assert!(matches!(err("X:W31").kind, FenErrorKind::BadSideToMove(_)));
+    let e = err("W:W31,51:B1");
+    assert!(
+        matches!(e.kind, FenErrorKind::BadSquare(ref s) if s == "51"),
+        "{e:?}"
+    );
+    assert_eq!(e.at, 6, "0-based character where \"51\" starts");
+    assert!(e.to_string().contains("at character 7"), "{e}");
+    assert!(matches!(err("W:W50-31").kind, FenErrorKind::BadRange(_)));
+    assert!(matches!(err("W:Q1").kind, FenErrorKind::BadField(_)));
+    // Two pieces on one square; a white man on its promotion row.
+    assert!(err("W:W1:B1").to_string().contains("more than one piece"));
+    assert!(err("W:W3:B40").to_string().contains("crowned"));
+    // A kind the variant does not have.
+    assert!(err("W:WP33:B1").to_string().contains("no parachutists"));
+    // Odd squares of an 8x8 board in algebraic form.
+    let r = variant("russian").unwrap();
+    assert!(matches!(
+        r.parse_fen("W:Wa2:Bb8").unwrap_err().kind,
+        FenErrorKind::BadSquare(_)
+    ));
+}
