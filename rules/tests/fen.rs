@@ -72,7 +72,7 @@ fn errors_say_where() {
     assert!(matches!(err("W:W50-31").kind, FenErrorKind::BadRange(_)));
     assert!(matches!(err("W:Q1").kind, FenErrorKind::BadField(_)));
     // Two pieces on one square; a white man on its promotion row.
-    assert!(err("W:W1:B1").to_string().contains("more than one piece"));
+    assert!(err("W:W28:B28").to_string().contains("more than one piece"));
     assert!(err("W:W3:B40").to_string().contains("crowned"));
     // A kind the variant does not have.
     assert!(err("W:WP33:B1").to_string().contains("no parachutists"));
