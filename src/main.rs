@@ -39,6 +39,10 @@ enum Command {
         /// One line per first move with its count, then the total.
         #[arg(long)]
         divide: bool,
+        /// Count every capture route separately ("keep duplicates" convention); by default
+        /// routes with the same start, end and captured set are one move ("drop").
+        #[arg(long, conflicts_with = "divide")]
+        keep: bool,
         /// End with a JSON line {"variant","depth","nodes","seconds","leaves_per_second"}.
         #[arg(long)]
         json: bool,
@@ -96,8 +100,9 @@ fn main() -> ExitCode {
             depth,
             fen,
             divide,
+            keep,
             json,
-        } => perft(&variant, depth, fen.as_deref(), divide, json),
+        } => perft(&variant, depth, fen.as_deref(), divide, keep, json),
         Command::Moves { variant, fen } => moves(&variant, fen.as_deref()),
         Command::Judge {
             file,
@@ -140,6 +145,7 @@ fn perft(
     depth: u32,
     fen: Option<&str>,
     divide: bool,
+    keep: bool,
     json: bool,
 ) -> Result<(), Failure> {
     let v = find_variant(variant)?;
@@ -171,6 +177,8 @@ fn perft(
             total += n;
         }
         total
+    } else if keep {
+        arbiter_rules::perft_keep(v, &pos, depth).map_err(limit)?
     } else {
         arbiter_rules::perft(v, &pos, depth).map_err(limit)?
     };

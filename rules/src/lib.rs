@@ -40,7 +40,7 @@ pub use notation::movetext::{DescribedMove, MoveError};
 pub use outcome::{
     judge, status, Claimable, IllegalMove, Judgement, Reason, Status, Tracker, Verdict,
 };
-pub use perft::{divide, perft};
+pub use perft::{divide, perft, perft_keep};
 pub use position::{Color, Kind, Position, Setup};
 pub use rules::Rules;
 pub use variant::{PositionError, ResultStyle, Spec, Variant};

@@ -2,35 +2,45 @@
 //! move identity (the "drop duplicates" convention of `diagonal.md` §5). Draw rules are
 //! ignored, as in every published table.
 
-use crate::gen::{generate, GenError, DEFAULT_CAPTURE_LIMIT};
+use crate::gen::{generate_paths, GenError, DEFAULT_CAPTURE_LIMIT};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::Variant;
 
 /// Counts the leaves `depth` plies below `pos`.
 pub fn perft(variant: &Variant, pos: &Position, depth: u32) -> Result<u64, GenError> {
+    perft_with(variant, pos, depth, true)
+}
+
+/// Counts the leaves with every capture route counted separately ("keep duplicates").
+pub fn perft_keep(variant: &Variant, pos: &Position, depth: u32) -> Result<u64, GenError> {
+    perft_with(variant, pos, depth, false)
+}
+
+fn perft_with(variant: &Variant, pos: &Position, depth: u32, dedup: bool) -> Result<u64, GenError> {
     let mut buffers: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(64)).collect();
-    walk(variant, pos, depth, &mut buffers)
+    walk(variant, pos, depth, dedup, &mut buffers)
 }
 
 fn walk(
     variant: &Variant,
     pos: &Position,
     depth: u32,
+    dedup: bool,
     buffers: &mut [Vec<Move>],
 ) -> Result<u64, GenError> {
     if depth == 0 {
         return Ok(1);
     }
     let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
-    generate(variant, pos, DEFAULT_CAPTURE_LIMIT, moves)?;
+    generate_paths(variant, pos, DEFAULT_CAPTURE_LIMIT, dedup, moves)?;
     if depth == 1 {
         return Ok(moves.len() as u64);
     }
     let mut total = 0;
     for m in moves.iter() {
         let next = variant.play(pos, m);
-        total += walk(variant, &next, depth - 1, rest)?;
+        total += walk(variant, &next, depth - 1, dedup, rest)?;
     }
     Ok(total)
 }

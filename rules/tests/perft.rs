@@ -1,10 +1,12 @@
 //! Perft against the published tables in `tests/data/perft.txt` (drop-duplicates convention).
 //! Shallow entries run always; deep ones with `cargo test --release -- --ignored`.
 
-use arbiter_rules::{perft, variant};
+use arbiter_rules::{perft, perft_keep, variant};
 
 struct Entry {
     line: usize,
+    /// Count every capture route ("keep duplicates") rather than every move.
+    keep: bool,
     variant: String,
     depth: u32,
     nodes: u64,
@@ -17,9 +19,11 @@ fn entries() -> Vec<Entry> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
         .map(|(i, l)| {
-            let mut w = l.split_whitespace();
+            let mut w = l.split_whitespace().peekable();
+            let keep = w.next_if_eq(&"keep").is_some();
             Entry {
                 line: i + 1,
+                keep,
                 variant: w.next().unwrap().to_string(),
                 depth: w.next().unwrap().parse().unwrap(),
                 nodes: w.next().unwrap().parse().unwrap(),
@@ -42,13 +46,18 @@ fn check(e: &Entry) -> Result<(), String> {
             .map_err(|err| format!("line {}: {err}", e.line))?,
         None => v.start(),
     };
-    let got = perft(v, &pos, e.depth).map_err(|err| format!("line {}: {err}", e.line))?;
+    let count = if e.keep { perft_keep } else { perft };
+    let got = count(v, &pos, e.depth).map_err(|err| format!("line {}: {err}", e.line))?;
     if got == e.nodes {
         Ok(())
     } else {
         Err(format!(
-            "line {}: {} perft({}) = {got}, published {}",
-            e.line, e.variant, e.depth, e.nodes
+            "line {}: {}{} perft({}) = {got}, published {}",
+            e.line,
+            if e.keep { "keep " } else { "" },
+            e.variant,
+            e.depth,
+            e.nodes
         ))
     }
 }

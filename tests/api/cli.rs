@@ -35,6 +35,22 @@ fn perft_json_last_line() {
 }
 
 #[test]
+fn perft_keep_counts_every_capture_route() {
+    // diagonal.md §5.3, Russian depth 8: 929 899 moves ("drop"), 929 905 routes ("keep").
+    let nodes = |extra: &[&str]| {
+        let mut args = vec!["perft", "--variant", "russian", "--depth", "8", "--json"];
+        args.extend_from_slice(extra);
+        let out = arbiter(&args);
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let last: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+        last["nodes"].as_u64().unwrap()
+    };
+    assert_eq!(nodes(&[]), 929_899);
+    assert_eq!(nodes(&["--keep"]), 929_905);
+}
+
+#[test]
 fn perft_divide_lists_each_first_move() {
     let out = arbiter(&["perft", "--variant", "english", "--depth", "2", "--divide"]);
     assert!(out.status.success());

@@ -89,6 +89,9 @@ pub(crate) struct Search<'a, const ROUTES: bool> {
     pub(crate) out: &'a mut Vec<Move>,
     pub(crate) routes: Vec<Vec<Route>>,
     jumps: Vec<Jump>,
+    /// Collapse routes with the same identity into one move (the default); without it every
+    /// complete route is a separate entry (the "keep duplicates" perft convention).
+    pub(crate) dedup: bool,
 }
 
 impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
@@ -118,6 +121,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             out,
             routes: Vec::new(),
             jumps: Vec::new(),
+            dedup: true,
         }
     }
 
@@ -405,6 +409,10 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             becomes,
             captured: seq.captured,
         };
+        if !self.dedup {
+            self.out.push(m);
+            return;
+        }
         match self.out.iter().position(|o| o.same_identity(&m)) {
             Some(i) => {
                 // Routes only serve notation; a bounded sample keeps memory bounded.

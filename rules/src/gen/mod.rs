@@ -25,6 +25,19 @@ pub fn generate(
     limit: u32,
     out: &mut Vec<Move>,
 ) -> Result<(), GenError> {
+    generate_paths(variant, pos, limit, true, out)
+}
+
+/// Like [`generate`], but with `dedup == false` every complete capture route is its own entry
+/// (moves with the same identity appear once per route): the "keep duplicates" convention of
+/// some published perft tables.
+pub fn generate_paths(
+    variant: &Variant,
+    pos: &Position,
+    limit: u32,
+    dedup: bool,
+    out: &mut Vec<Move>,
+) -> Result<(), GenError> {
     out.clear();
     let promo = variant.promotion(pos.side());
     {
@@ -36,6 +49,7 @@ pub fn generate(
             limit,
             out,
         );
+        s.dedup = dedup;
         s.run(pos)?;
     }
     if out.is_empty() {
