@@ -164,7 +164,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
                 let mut occ = all;
                 occ.remove(from);
                 self.occupied = occ;
-                self.search(from, kind, Seq::default(), None);
+                self.search(from, kind, Seq::default(), None, None);
                 if self.steps > self.limit {
                     return Err(GenError::CaptureLimit { limit: self.limit });
                 }
@@ -291,7 +291,18 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
     }
 
     /// Extends a sequence from `cur`; returns whether any further capture was found.
-    fn search(&mut self, cur: usize, kind: Kind, seq: Seq, last: Option<Dir>) -> bool {
+    ///
+    /// `straight` excludes going on in the direction just taken: from every landing cell but
+    /// the first behind a captured piece, going straight on meets the same pieces as from the
+    /// first, so it is explored once (one route, as PDN writes it).
+    fn search(
+        &mut self,
+        cur: usize,
+        kind: Kind,
+        seq: Seq,
+        last: Option<Dir>,
+        straight: Option<Dir>,
+    ) -> bool {
         self.steps += 1;
         if self.steps > self.limit {
             return true;
@@ -302,7 +313,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         }
         let mut found = false;
         for d in pr.captures[self.color].iter() {
-            if self.rules.no_reversal && last == Some(d.opposite()) {
+            if (self.rules.no_reversal && last == Some(d.opposite())) || straight == Some(d) {
                 continue;
             }
             let Some((victim, ray, start, end)) = self.target(cur, kind, d, seq.captured) else {
@@ -336,7 +347,10 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
                         to: l,
                     });
                 }
-                self.land(l as usize, kind, next, d);
+                // A landing cell after the first that may only go straight on repeats the
+                // first one's routes: it is neither explored that way nor an end.
+                let repeat = j > 0 && allowed != u64::MAX;
+                self.land(l as usize, kind, next, d, j > 0, repeat);
                 if ROUTES {
                     self.jumps.pop();
                 }
@@ -349,12 +363,13 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
     }
 
     #[inline(always)]
-    fn land(&mut self, cell: usize, kind: Kind, seq: Seq, d: Dir) {
+    fn land(&mut self, cell: usize, kind: Kind, seq: Seq, d: Dir, not_first: bool, repeat: bool) {
+        let straight = not_first.then_some(d);
         let continued = match self.continues_as(kind, cell) {
-            Some(next) => self.search(cell, next, seq, Some(d)),
+            Some(next) => self.search(cell, next, seq, Some(d), straight),
             None => false,
         };
-        if !continued {
+        if !continued && !repeat {
             let mut becomes = self.rules.piece(self.start).after_capture;
             if self.start == Kind::King {
                 becomes = Kind::King;

@@ -154,11 +154,22 @@ impl Variant {
     fn jump_regions(&self, r: &Route) -> Vec<Vec<usize>> {
         r.jumps
             .iter()
-            .map(|j| {
+            .enumerate()
+            .map(|(i, j)| {
+                // Going straight on to the next captured piece, any cell before it names this
+                // jump; otherwise the run ends at the landing cell.
+                let next_over = r
+                    .jumps
+                    .get(i + 1)
+                    .filter(|n| n.dir == j.dir)
+                    .map(|n| n.over);
                 let mut region = Vec::new();
                 for &c in self.board().ray(j.over as usize, j.dir) {
+                    if Some(c) == next_over {
+                        break;
+                    }
                     region.push(c as usize);
-                    if c == j.to {
+                    if next_over.is_none() && c == j.to {
                         break;
                     }
                 }
