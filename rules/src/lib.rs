@@ -18,6 +18,7 @@
 pub mod adjudication;
 pub mod bits;
 pub mod board;
+pub mod budget;
 pub mod catalogue;
 pub mod draws;
 pub mod gen;
@@ -31,6 +32,7 @@ pub mod variant;
 
 pub use bits::Bits;
 pub use board::{Board, Dir, DirSet};
+pub use budget::Budget;
 pub use catalogue::{ids, variant, variants};
 pub use draws::{DrawCode, DrawKind, DrawRule};
 pub use gen::GenError;
@@ -38,7 +40,8 @@ pub use moves::{Jump, Move, Route};
 pub use notation::fen::{FenError, FenErrorKind};
 pub use notation::movetext::{DescribedMove, MoveError};
 pub use outcome::{
-    judge, status, Claimable, IllegalMove, Judgement, Reason, Status, Tracker, Verdict,
+    judge, judge_within, status, status_within, Claimable, IllegalMove, Judgement, Reason, Status,
+    Tracker, Verdict,
 };
 pub use perft::{divide, perft, perft_keep};
 pub use position::{Color, Kind, Position, Setup};

@@ -2,11 +2,12 @@
 //!
 //! A move is identified by its start, its end, the set of pieces it captures and what the
 //! moving piece becomes (§1.2 of the rules): two capture routes with the same identity are one
-//! move. The route itself is not part of the move; [`Variant::routes`](crate::Variant::routes)
-//! recovers the routes of a move when notation needs them.
+//! move. The route itself is not part of the move; the search keeps one canonical route per
+//! move for notation, and reads move text against every route as it finds them
+//! ([`names_route`]).
 
 use crate::bits::Bits;
-use crate::board::Dir;
+use crate::board::{Board, Dir};
 use crate::position::Kind;
 
 /// A legal move (or a candidate for one).
@@ -57,4 +58,71 @@ pub struct Jump {
 pub struct Route {
     pub from: u8,
     pub jumps: Vec<Jump>,
+}
+
+/// The PDN squares of a capture route (`diagonal.md` §6.4) into `out` (cleared first): the
+/// start, then for every jump but the last the square where the piece turns or, going straight
+/// on, the square right behind the captured piece, then the end.
+pub fn pdn_squares(board: &Board, from: usize, jumps: &[Jump], out: &mut Vec<usize>) {
+    out.clear();
+    out.push(from);
+    for (i, j) in jumps.iter().enumerate() {
+        let turns_or_ends = jumps.get(i + 1).is_none_or(|n| n.dir != j.dir);
+        if turns_or_ends {
+            out.push(j.to as usize);
+        } else {
+            out.push(board.next(j.over as usize, j.dir) as usize);
+        }
+    }
+}
+
+/// Whether the squares of a move text (`text[0]` the start) are a complete long form of a
+/// capture route: the start, then every square where the piece changes direction, then the
+/// end, in order. On a straight run (two jumps in a row in the same direction) the text may
+/// also name the square where the piece lands between the two captured pieces: any square
+/// strictly between them, since the piece could land on any of them. A square the piece only
+/// passes over is never a turning square.
+///
+/// Read as a small automaton over the text, route jump by route jump, so it never backtracks
+/// (texts longer than 127 squares name no route).
+pub fn names_route(board: &Board, text: &[usize], from: usize, jumps: &[Jump]) -> bool {
+    let n = text.len();
+    if !(2..128).contains(&n) || text[0] != from || jumps.is_empty() {
+        return false;
+    }
+    // Bit i: the text up to (not including) square i is read.
+    let mut states: u128 = 1 << 1;
+    let advance = |states: u128, square: usize| -> u128 {
+        let mut next = 0u128;
+        let mut s = states;
+        while s != 0 {
+            let i = s.trailing_zeros() as usize;
+            s &= s - 1;
+            if i < n && text[i] == square {
+                next |= 1 << (i + 1);
+            }
+        }
+        next
+    };
+    for w in jumps.windows(2) {
+        let (prev, j) = (w[0], w[1]);
+        if j.dir == prev.dir {
+            // Straight on: the text may name where it landed between the two pieces.
+            let mut named = 0u128;
+            for &c in board.ray(prev.over as usize, j.dir) {
+                if c == j.over {
+                    break;
+                }
+                named |= advance(states, c as usize);
+            }
+            states |= named;
+        } else {
+            states = advance(states, prev.to as usize);
+        }
+        if states == 0 {
+            return false;
+        }
+    }
+    let last = jumps[jumps.len() - 1];
+    advance(states, last.to as usize) & (1 << n) != 0
 }

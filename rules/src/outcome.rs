@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use crate::budget::Budget;
 use crate::draws::{endgame_holds, DrawCode, DrawKind, Reset};
 use crate::gen::GenError;
 use crate::moves::Move;
@@ -50,7 +51,16 @@ pub enum Status {
 
 /// The status of a position judged on its own (no repetition history).
 pub fn status(variant: &Variant, pos: &Position) -> Result<Status, GenError> {
-    if variant.legal_moves(pos)?.is_empty() {
+    status_within(variant, pos, &Budget::unlimited())
+}
+
+/// [`status`], charged to `budget`.
+pub fn status_within(
+    variant: &Variant,
+    pos: &Position,
+    budget: &Budget,
+) -> Result<Status, GenError> {
+    if variant.legal_moves_within(pos, budget)?.is_empty() {
         Ok(Status::Won {
             winner: variant.no_moves_winner(pos.side()),
             reason: Reason::NoLegalMoves,
@@ -239,23 +249,34 @@ pub fn judge<S: AsRef<str>>(
     start: Position,
     moves: &[S],
 ) -> Result<Judgement, GenError> {
+    judge_within(variant, start, moves, &Budget::unlimited())
+}
+
+/// [`judge`], charged to `budget`: the whole game fails with the budget's error when its
+/// replay needs more work.
+pub fn judge_within<S: AsRef<str>>(
+    variant: &Variant,
+    start: Position,
+    moves: &[S],
+    budget: &Budget,
+) -> Result<Judgement, GenError> {
     let mut pos = start;
     let mut tracker = Tracker::new(variant, &pos);
     let mut played = Vec::new();
-    let mut ended = end_state(variant, &pos, &mut tracker)?;
+    let mut ended = end_state(variant, &pos, &mut tracker, budget)?;
     let mut decided_at = ended.map(|_| 0);
     for (i, text) in moves.iter().enumerate() {
         if ended.is_some() {
             break;
         }
         let text = text.as_ref();
-        match variant.parse_move(&pos, text) {
+        match variant.parse_move_within(&pos, text, budget) {
             Ok(d) => {
                 let next = variant.play(&pos, &d.mv);
                 tracker.push(&pos, &d.mv, &next);
                 pos = next;
                 played.push(d);
-                ended = end_state(variant, &pos, &mut tracker)?;
+                ended = end_state(variant, &pos, &mut tracker, budget)?;
                 if ended.is_some() {
                     decided_at = Some(i + 1);
                 }
@@ -265,7 +286,7 @@ pub fn judge<S: AsRef<str>>(
                 let legal = match &error {
                     MoveError::Illegal { legal, .. } => legal.clone(),
                     _ => variant
-                        .describe_moves(&pos)?
+                        .describe_moves_within(&pos, budget)?
                         .into_iter()
                         .map(|d| d.notation)
                         .collect(),
@@ -311,8 +332,9 @@ fn end_state(
     variant: &Variant,
     pos: &Position,
     tracker: &mut Tracker,
+    budget: &Budget,
 ) -> Result<Option<Status>, GenError> {
-    match status(variant, pos)? {
+    match status_within(variant, pos, budget)? {
         Status::Ongoing => {}
         s => return Ok(Some(s)),
     }

@@ -2,7 +2,8 @@
 //! move identity (the "drop duplicates" convention of `diagonal.md` §5). Draw rules are
 //! ignored, as in every published table.
 
-use crate::gen::{generate_paths, GenError, DEFAULT_CAPTURE_LIMIT};
+use crate::budget::Budget;
+use crate::gen::{generate_paths, GenError};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::Variant;
@@ -19,7 +20,14 @@ pub fn perft_keep(variant: &Variant, pos: &Position, depth: u32) -> Result<u64, 
 
 fn perft_with(variant: &Variant, pos: &Position, depth: u32, dedup: bool) -> Result<u64, GenError> {
     let mut buffers: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(64)).collect();
-    walk(variant, pos, depth, dedup, &mut buffers)
+    walk(
+        variant,
+        pos,
+        depth,
+        dedup,
+        &Budget::unlimited(),
+        &mut buffers,
+    )
 }
 
 fn walk(
@@ -27,20 +35,21 @@ fn walk(
     pos: &Position,
     depth: u32,
     dedup: bool,
+    budget: &Budget,
     buffers: &mut [Vec<Move>],
 ) -> Result<u64, GenError> {
     if depth == 0 {
         return Ok(1);
     }
     let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
-    generate_paths(variant, pos, DEFAULT_CAPTURE_LIMIT, dedup, moves)?;
+    generate_paths(variant, pos, budget, dedup, moves)?;
     if depth == 1 {
         return Ok(moves.len() as u64);
     }
     let mut total = 0;
     for m in moves.iter() {
         let next = variant.play(pos, m);
-        total += walk(variant, &next, depth - 1, dedup, rest)?;
+        total += walk(variant, &next, depth - 1, dedup, budget, rest)?;
     }
     Ok(total)
 }

@@ -3,8 +3,9 @@
 
 use crate::bits::Bits;
 use crate::board::{Board, Corner, Squares};
-use crate::gen::{self, GenError, DEFAULT_CAPTURE_LIMIT};
-use crate::moves::{Move, Route};
+use crate::budget::Budget;
+use crate::gen::{self, GenError};
+use crate::moves::Move;
 use crate::position::{Color, Kind, KingRun, Position, Setup};
 use crate::rules::{Goal, MidCapturePromotion, Range, Reach, Removal, Rules};
 
@@ -240,19 +241,26 @@ impl Variant {
         Ok(p)
     }
 
-    /// The legal moves of a position, one per move identity.
+    /// The legal moves of a position, one per move identity (no bound on the total work but
+    /// the per-position capture bound).
     pub fn legal_moves(&self, pos: &Position) -> Result<Vec<Move>, GenError> {
+        self.legal_moves_within(pos, &Budget::unlimited())
+    }
+
+    /// The legal moves of a position, charged to `budget`.
+    pub fn legal_moves_within(
+        &self,
+        pos: &Position,
+        budget: &Budget,
+    ) -> Result<Vec<Move>, GenError> {
         let mut out = Vec::new();
-        gen::generate(self, pos, DEFAULT_CAPTURE_LIMIT, &mut out)?;
+        gen::generate(self, pos, budget, &mut out)?;
         Ok(out)
     }
 
-    /// The legal moves with their capture routes.
-    pub fn legal_moves_with_routes(
-        &self,
-        pos: &Position,
-    ) -> Result<Vec<(Move, Vec<Route>)>, GenError> {
-        gen::generate_with_routes(self, pos, DEFAULT_CAPTURE_LIMIT)
+    /// The numeric name of every cell, indexed by cell id.
+    pub fn numbers(&self) -> &[u16] {
+        &self.numbers
     }
 
     /// Plays a move generated for `pos`. The move is not checked: pass only moves from

@@ -116,6 +116,18 @@ fn run_case(case: &Case) {
                     "{ctx}: expected exactly these moves, the engine has {all:?}"
                 );
             }
+            "distinct" => {
+                let named: Vec<_> = rest
+                    .split_whitespace()
+                    .map(|t| parse(v, &p, t, &ctx).mv)
+                    .collect();
+                let distinct: BTreeSet<String> = named.iter().map(|m| format!("{m:?}")).collect();
+                assert_eq!(
+                    distinct.len(),
+                    named.len(),
+                    "{ctx}: two texts name one move"
+                );
+            }
             "count" => {
                 let all: Vec<String> = legal.iter().map(|d| d.notation.clone()).collect();
                 assert_eq!(

@@ -4,24 +4,28 @@
 //!
 //! The search is a depth-first walk per piece. Complete sequences are scored with the
 //! variant's precedence key; only those with the best key survive, and sequences with the same
-//! (from, to, captured set, resulting kind) collapse into one move. With `ROUTES` the routes of
-//! each move are kept as well (for notation); without it the search allocates nothing.
+//! (from, to, captured set, resulting kind) collapse into one move. With `ROUTES` the search
+//! also keeps, for each move, its canonical route (the PDN route with the smallest list of
+//! square numbers) and whether any of its routes is named by a move text; routes are looked at
+//! one by one as the search completes them and never stored, so memory stays one route per
+//! move. Without `ROUTES` the search allocates nothing.
 
 use crate::bits::Bits;
 use crate::board::{Board, Dir};
+use crate::budget::Budget;
 use crate::moves::{Jump, Move, Route};
 use crate::position::{Color, Kind, Position};
 use crate::rules::{Landing, MidCapturePromotion, Precedence, Reach, Removal, Rules};
 
-/// At most this many distinct routes are kept per move when routes are asked for (the
-/// canonical route and the long-form match use those).
-pub const MAX_ROUTES_PER_MOVE: usize = 64;
-
 /// Why move generation stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GenError {
-    /// The capture search visited more than the allowed number of nodes.
+    /// The capture search of one position visited more than the allowed number of nodes.
     CaptureLimit { limit: u32 },
+    /// The work budget of the request ([`Budget`]) is spent.
+    Budget { limit: u64 },
+    /// The work was cancelled (the request's time is up or its client is gone).
+    Cancelled,
 }
 
 impl std::fmt::Display for GenError {
@@ -32,6 +36,11 @@ impl std::fmt::Display for GenError {
                 "the capture sequences of this position exceed the enumeration bound \
                  ({limit} search steps)"
             ),
+            GenError::Budget { limit } => write!(
+                f,
+                "the request needs more engine work than its budget of {limit} work units"
+            ),
+            GenError::Cancelled => write!(f, "the work was cancelled"),
         }
     }
 }
@@ -71,6 +80,17 @@ impl Seq {
     }
 }
 
+/// What the search needs in `ROUTES` mode.
+#[derive(Clone, Copy)]
+pub(crate) struct Notation<'a> {
+    /// The numeric name of each cell: the canonical route of a move is its PDN route with the
+    /// smallest list of square numbers.
+    pub numbers: &'a [u16],
+    /// The squares of a move text, read as a long form: each move records whether one of its
+    /// routes is named by it ([`names_route`](crate::moves::names_route)).
+    pub text: Option<&'a [usize]>,
+}
+
 /// Search state shared by every piece of the side to move.
 pub(crate) struct Search<'a, const ROUTES: bool> {
     board: &'a Board,
@@ -84,11 +104,22 @@ pub(crate) struct Search<'a, const ROUTES: bool> {
     from: u8,
     start: Kind,
     best: u64,
-    steps: u32,
+    /// Search nodes visited.
+    pub(crate) steps: u32,
+    /// Nodes allowed: the per-position bound, or what is left of the budget if that is less.
     limit: u32,
+    capture_limit: u32,
+    budget: &'a Budget,
+    cancelled: bool,
     pub(crate) out: &'a mut Vec<Move>,
-    pub(crate) routes: Vec<Vec<Route>>,
+    notation: Option<Notation<'a>>,
+    /// `ROUTES`: the canonical route of each move of `out`, its key, and whether the text
+    /// names one of its routes.
+    pub(crate) routes: Vec<Route>,
+    keys: Vec<Vec<u16>>,
+    pub(crate) named: Vec<bool>,
     jumps: Vec<Jump>,
+    scratch: Vec<usize>,
     /// Collapse routes with the same identity into one move (the default); without it every
     /// complete route is a separate entry (the "keep duplicates" perft convention).
     pub(crate) dedup: bool,
@@ -100,7 +131,8 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         rules: &'a Rules,
         promo: Bits,
         pos: &Position,
-        limit: u32,
+        capture_limit: u32,
+        budget: &'a Budget,
         out: &'a mut Vec<Move>,
     ) -> Self {
         let me = pos.side();
@@ -117,11 +149,39 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             start: Kind::Man,
             best: 0,
             steps: 0,
-            limit,
+            limit: capture_limit.min(budget.left().min(u32::MAX as u64) as u32),
+            capture_limit,
+            budget,
+            cancelled: false,
             out,
+            notation: None,
             routes: Vec::new(),
+            keys: Vec::new(),
+            named: Vec::new(),
             jumps: Vec::new(),
+            scratch: Vec::new(),
             dedup: true,
+        }
+    }
+
+    /// Turns on route tracking (`ROUTES` mode only).
+    pub(crate) fn with_notation(mut self, notation: Notation<'a>) -> Self {
+        self.notation = Some(notation);
+        self
+    }
+
+    /// Why the search stopped early, once it has.
+    fn stop_reason(&self) -> GenError {
+        if self.cancelled {
+            GenError::Cancelled
+        } else if self.limit < self.capture_limit {
+            GenError::Budget {
+                limit: self.budget.limit(),
+            }
+        } else {
+            GenError::CaptureLimit {
+                limit: self.capture_limit,
+            }
         }
     }
 
@@ -166,7 +226,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
                 self.occupied = occ;
                 self.search(from, kind, Seq::default(), None, None);
                 if self.steps > self.limit {
-                    return Err(GenError::CaptureLimit { limit: self.limit });
+                    return Err(self.stop_reason());
                 }
             }
         }
@@ -304,6 +364,10 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         straight: Option<Dir>,
     ) -> bool {
         self.steps += 1;
+        if self.steps & 0xffff == 0 && self.budget.cancelled() {
+            self.cancelled = true;
+            self.limit = 0;
+        }
         if self.steps > self.limit {
             return true;
         }
@@ -415,7 +479,11 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         if key > self.best {
             self.best = key;
             self.out.clear();
-            self.routes.clear();
+            if ROUTES {
+                self.routes.clear();
+                self.keys.clear();
+                self.named.clear();
+            }
         }
         let m = Move {
             from: self.from,
@@ -428,20 +496,44 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             self.out.push(m);
             return;
         }
-        match self.out.iter().position(|o| o.same_identity(&m)) {
+        let found = self.out.iter().position(|o| o.same_identity(&m));
+        if !ROUTES {
+            if found.is_none() {
+                self.out.push(m);
+            }
+            return;
+        }
+        let Some(notation) = self.notation else {
+            if found.is_none() {
+                self.out.push(m);
+            }
+            return;
+        };
+        let named = notation.text.is_some_and(|t| {
+            crate::moves::names_route(self.board, t, self.from as usize, &self.jumps)
+        });
+        crate::moves::pdn_squares(
+            self.board,
+            self.from as usize,
+            &self.jumps,
+            &mut self.scratch,
+        );
+        let numbers = notation.numbers;
+        let key = self.scratch.iter().map(|&c| numbers[c]);
+        match found {
             Some(i) => {
-                // Routes only serve notation; a bounded sample keeps memory bounded.
-                if ROUTES && self.routes[i].len() < MAX_ROUTES_PER_MOVE {
-                    let r = self.route();
-                    self.routes[i].push(r);
+                self.named[i] |= named;
+                if key.lt(self.keys[i].iter().copied()) {
+                    self.keys[i].clear();
+                    self.keys[i].extend(self.scratch.iter().map(|&c| numbers[c]));
+                    self.routes[i] = self.route();
                 }
             }
             None => {
                 self.out.push(m);
-                if ROUTES {
-                    let r = self.route();
-                    self.routes.push(vec![r]);
-                }
+                self.keys.push(key.collect());
+                self.routes.push(self.route());
+                self.named.push(named);
             }
         }
     }

@@ -1,13 +1,15 @@
 //! Move generators, one file per mechanism.
 //!
 //! [`generate`] is the single entry point: captures first (they are compulsory), then, only if
-//! there is none, the non-capturing moves.
+//! there is none, the non-capturing moves. Every generation charges a [`Budget`]: one unit for
+//! the position, one per capture-search node and one per move produced.
 
 mod captures;
 mod steps;
 
 pub use captures::GenError;
 
+use crate::budget::Budget;
 use crate::moves::{Move, Route};
 use crate::position::Position;
 use crate::variant::Variant;
@@ -22,10 +24,10 @@ pub const DEFAULT_CAPTURE_LIMIT: u32 = 2_000_000;
 pub fn generate(
     variant: &Variant,
     pos: &Position,
-    limit: u32,
+    budget: &Budget,
     out: &mut Vec<Move>,
 ) -> Result<(), GenError> {
-    generate_paths(variant, pos, limit, true, out)
+    generate_paths(variant, pos, budget, true, out)
 }
 
 /// Like [`generate`], but with `dedup == false` every complete capture route is its own entry
@@ -34,53 +36,104 @@ pub fn generate(
 pub fn generate_paths(
     variant: &Variant,
     pos: &Position,
-    limit: u32,
+    budget: &Budget,
     dedup: bool,
     out: &mut Vec<Move>,
 ) -> Result<(), GenError> {
     out.clear();
     let promo = variant.promotion(pos.side());
-    {
+    let steps = {
         let mut s = captures::Search::<false>::new(
             variant.board(),
             variant.rules(),
             promo,
             pos,
-            limit,
+            DEFAULT_CAPTURE_LIMIT,
+            budget,
             out,
         );
         s.dedup = dedup;
-        s.run(pos)?;
-    }
+        let r = s.run(pos);
+        let steps = s.steps;
+        r.inspect_err(|_| {
+            let _ = budget.charge(steps as u64);
+        })?;
+        steps
+    };
     if out.is_empty() {
         steps::quiet_moves(variant.board(), variant.rules(), promo, pos, out);
     }
-    Ok(())
+    budget.charge(1 + steps as u64 + out.len() as u64)
 }
 
-/// The legal moves of `pos` with every capture route of each (non-captures have none).
-pub fn generate_with_routes(
+/// A legal move with what notation needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    pub mv: Move,
+    /// The canonical route of a capture (its PDN route with the smallest list of square
+    /// numbers); `None` for a non-capturing move.
+    pub route: Option<Route>,
+    /// Whether the move text given to [`generate_described`] is a complete long form of one of
+    /// its routes (for a non-capturing move: the text is exactly its start and end).
+    pub named: bool,
+}
+
+/// The legal moves of `pos` with their canonical routes and, when `text` (the squares of a
+/// move text) is given, whether it names one of each move's routes. Every capture route is
+/// looked at as the search finds it; only one route per move is kept.
+pub fn generate_described(
     variant: &Variant,
     pos: &Position,
-    limit: u32,
-) -> Result<Vec<(Move, Vec<Route>)>, GenError> {
+    budget: &Budget,
+    text: Option<&[usize]>,
+) -> Result<Vec<Found>, GenError> {
     let mut out = Vec::new();
     let promo = variant.promotion(pos.side());
-    let routes = {
+    let (steps, routes, named) = {
         let mut s = captures::Search::<true>::new(
             variant.board(),
             variant.rules(),
             promo,
             pos,
-            limit,
+            DEFAULT_CAPTURE_LIMIT,
+            budget,
             &mut out,
-        );
-        s.run(pos)?;
-        std::mem::take(&mut s.routes)
+        )
+        .with_notation(captures::Notation {
+            numbers: variant.numbers(),
+            text,
+        });
+        let r = s.run(pos);
+        let steps = s.steps;
+        r.inspect_err(|_| {
+            let _ = budget.charge(steps as u64);
+        })?;
+        (
+            s.steps,
+            std::mem::take(&mut s.routes),
+            std::mem::take(&mut s.named),
+        )
     };
-    if out.is_empty() {
+    let found: Vec<Found> = if out.is_empty() {
         steps::quiet_moves(variant.board(), variant.rules(), promo, pos, &mut out);
-        return Ok(out.into_iter().map(|m| (m, Vec::new())).collect());
-    }
-    Ok(out.into_iter().zip(routes).collect())
+        out.into_iter()
+            .map(|mv| Found {
+                mv,
+                route: None,
+                named: text == Some(&[mv.from as usize, mv.to as usize][..]),
+            })
+            .collect()
+    } else {
+        out.into_iter()
+            .zip(routes)
+            .zip(named)
+            .map(|((mv, route), named)| Found {
+                mv,
+                route: Some(route),
+                named,
+            })
+            .collect()
+    };
+    budget.charge(1 + steps as u64 + found.len() as u64)?;
+    Ok(found)
 }

@@ -1,8 +1,9 @@
 //! PDN move text (`diagonal.md` §6.3, §6.4): reading moves in short or long form, and writing
 //! each legal move in the canonical form (short when unambiguous, long otherwise).
 
-use crate::gen::GenError;
-use crate::moves::{Move, Route};
+use crate::budget::Budget;
+use crate::gen::{generate_described, Found, GenError};
+use crate::moves::{pdn_squares, Move};
 use crate::position::Position;
 use crate::variant::Variant;
 
@@ -131,53 +132,6 @@ fn clip(s: &str) -> String {
 }
 
 impl Variant {
-    /// The canonical PDN route of a capture route: the start, for every jump but the last the
-    /// turning square (or, going straight on, the square right behind the captured piece),
-    /// and the end.
-    fn pdn_route(&self, r: &Route) -> Vec<usize> {
-        let mut sq = vec![r.from as usize];
-        for (i, j) in r.jumps.iter().enumerate() {
-            let turns_or_ends = r.jumps.get(i + 1).is_none_or(|n| n.dir != j.dir);
-            if turns_or_ends {
-                sq.push(j.to as usize);
-            } else {
-                sq.push(self.board().next(j.over as usize, j.dir) as usize);
-            }
-        }
-        sq
-    }
-
-    /// For each jump of a route, the cells that may name it as an intermediate square: the
-    /// run from the cell right behind the captured piece to the landing cell. PDN writes the
-    /// turning square, or the square right behind the piece when going straight on; both lie
-    /// in this run.
-    fn jump_regions(&self, r: &Route) -> Vec<Vec<usize>> {
-        r.jumps
-            .iter()
-            .enumerate()
-            .map(|(i, j)| {
-                // Going straight on to the next captured piece, any cell before it names this
-                // jump; otherwise the run ends at the landing cell.
-                let next_over = r
-                    .jumps
-                    .get(i + 1)
-                    .filter(|n| n.dir == j.dir)
-                    .map(|n| n.over);
-                let mut region = Vec::new();
-                for &c in self.board().ray(j.over as usize, j.dir) {
-                    if Some(c) == next_over {
-                        break;
-                    }
-                    region.push(c as usize);
-                    if next_over.is_none() && c == j.to {
-                        break;
-                    }
-                }
-                region
-            })
-            .collect()
-    }
-
     fn squares_text(&self, squares: &[usize], capture: bool) -> String {
         let sep = if capture {
             self.spec().capture_separator.to_string()
@@ -211,44 +165,44 @@ impl Variant {
         Some((file as u8 - b'a', to))
     }
 
-    /// Canonical route of a move: the PDN route with the smallest list of square numbers.
-    fn canonical(&self, m: &Move, routes: &[Route]) -> (Vec<usize>, Vec<usize>) {
-        if routes.is_empty() {
-            return (vec![m.from as usize, m.to as usize], Vec::new());
-        }
-        let best = routes
-            .iter()
-            .min_by_key(|r| {
-                self.pdn_route(r)
-                    .iter()
-                    .map(|&c| self.square_number(c))
-                    .collect::<Vec<_>>()
-            })
-            .expect("non-empty");
-        (
-            self.pdn_route(best),
-            best.jumps.iter().map(|j| j.over as usize).collect(),
-        )
-    }
-
     /// Every legal move of `pos` with its canonical notation and route.
     pub fn describe_moves(&self, pos: &Position) -> Result<Vec<DescribedMove>, GenError> {
-        let moves = self.legal_moves_with_routes(pos)?;
-        Ok(self.describe(&moves))
+        self.describe_moves_within(pos, &Budget::unlimited())
     }
 
-    fn describe(&self, moves: &[(Move, Vec<Route>)]) -> Vec<DescribedMove> {
-        moves
+    /// [`Variant::describe_moves`], charged to `budget`.
+    pub fn describe_moves_within(
+        &self,
+        pos: &Position,
+        budget: &Budget,
+    ) -> Result<Vec<DescribedMove>, GenError> {
+        let found = generate_described(self, pos, budget, None)?;
+        Ok(self.describe(&found))
+    }
+
+    fn describe(&self, found: &[Found]) -> Vec<DescribedMove> {
+        let mut squares = Vec::new();
+        found
             .iter()
-            .map(|(m, routes)| {
-                let (route, captured) = self.canonical(m, routes);
+            .map(|f| {
+                let m = &f.mv;
+                let (route, captured) = match &f.route {
+                    Some(r) => {
+                        pdn_squares(self.board(), r.from as usize, &r.jumps, &mut squares);
+                        (
+                            squares.clone(),
+                            r.jumps.iter().map(|j| j.over as usize).collect(),
+                        )
+                    }
+                    None => (vec![m.from as usize, m.to as usize], Vec::new()),
+                };
                 let long = self.squares_text(&route, m.is_capture());
-                let ambiguous = moves
+                let shared = found
                     .iter()
-                    .filter(|(o, _)| o.from == m.from && o.to == m.to)
+                    .filter(|o| o.mv.from == m.from && o.mv.to == m.to)
                     .count()
                     > 1;
-                let notation = if ambiguous || route.len() == 2 {
+                let notation = if shared || route.len() == 2 {
                     long.clone()
                 } else {
                     self.squares_text(&[m.from as usize, m.to as usize], m.is_capture())
@@ -264,13 +218,32 @@ impl Variant {
             .collect()
     }
 
-    /// Finds the legal move named by `text` (short or long form, any valid route). On
-    /// algebraic boards the Russian short form is read too: `ed4`, the piece on the e-file
-    /// that goes to d4.
+    /// Finds the legal move named by `text` (no bound on the total work but the per-position
+    /// capture bound); see [`Variant::parse_move_within`].
     pub fn parse_move(&self, pos: &Position, text: &str) -> Result<DescribedMove, MoveError> {
+        self.parse_move_within(pos, text, &Budget::unlimited())
+    }
+
+    /// Finds the legal move named by `text`, charged to `budget`.
+    ///
+    /// A text is *short* (`from-to`, `fromxto`) or *long*: the start, then every square where
+    /// the piece changes direction, then the end; on a straight run the square where it lands
+    /// between two captured pieces may be given too (`diagonal.md` §6.4). The text is matched
+    /// against every route of the capture search as it is found (no route is refused, none
+    /// is stored). A long form that names exactly one move plays it, even when its short
+    /// reading would match several; a two-square text is otherwise read short, and is
+    /// ambiguous only when two distinct moves share its start and end: the error then lists
+    /// each candidate's long form, and each of those plays back. On algebraic boards the
+    /// Russian short form is read too: `ed4`, the piece on the e-file that goes to d4.
+    pub fn parse_move_within(
+        &self,
+        pos: &Position,
+        text: &str,
+        budget: &Budget,
+    ) -> Result<DescribedMove, MoveError> {
         if let Some((file, to)) = self.file_short_form(text) {
-            let moves = self.legal_moves_with_routes(pos)?;
-            let described = self.describe(&moves);
+            let found = generate_described(self, pos, budget, None)?;
+            let described = self.describe(&found);
             let matching: Vec<usize> = described
                 .iter()
                 .enumerate()
@@ -279,55 +252,53 @@ impl Variant {
                 })
                 .map(|(i, _)| i)
                 .collect();
-            return match matching.len() {
-                1 => Ok(described[matching[0]].clone()),
-                0 => Err(MoveError::Illegal {
-                    reason: format!("{} does not match any legal move", clip(text.trim())),
-                    legal: described.iter().map(|d| d.notation.clone()).collect(),
-                }),
-                _ => Err(MoveError::Ambiguous {
-                    candidates: matching
-                        .iter()
-                        .map(|&i| described[i].long.clone())
-                        .collect(),
-                }),
-            };
+            return self.one_of(pos, text, &described, matching, false);
         }
         let squares = parse_squares(self, text)?;
-        let moves = self.legal_moves_with_routes(pos)?;
-        let described = self.describe(&moves);
-        let from = squares[0];
-        let to = *squares.last().expect("two squares at least");
-        let inner = &squares[1..squares.len() - 1];
-        let matching: Vec<usize> = moves
-            .iter()
-            .enumerate()
-            .filter(|(_, (m, routes))| {
-                if m.from as usize != from || m.to as usize != to {
-                    return false;
-                }
-                if inner.is_empty() {
-                    return true;
-                }
-                routes
-                    .iter()
-                    .any(|r| names_jumps(inner, &self.jump_regions(r)))
-            })
-            .map(|(i, _)| i)
+        let found = generate_described(self, pos, budget, Some(&squares))?;
+        let described = self.describe(&found);
+        let named: Vec<usize> = (0..found.len()).filter(|&i| found[i].named).collect();
+        if !named.is_empty() || squares.len() > 2 {
+            let partial = squares.len() > 2
+                && named.is_empty()
+                && described.iter().any(|d| {
+                    d.mv.from as usize == squares[0]
+                        && d.mv.to as usize == squares[squares.len() - 1]
+                });
+            return self.one_of(pos, text, &described, named, partial);
+        }
+        let (from, to) = (squares[0], squares[1]);
+        let short: Vec<usize> = (0..described.len())
+            .filter(|&i| described[i].mv.from as usize == from && described[i].mv.to as usize == to)
             .collect();
+        self.one_of(pos, text, &described, short, false)
+    }
+
+    /// The move at the only index of `matching`, or why there is not exactly one.
+    fn one_of(
+        &self,
+        pos: &Position,
+        text: &str,
+        described: &[DescribedMove],
+        matching: Vec<usize>,
+        partial_route: bool,
+    ) -> Result<DescribedMove, MoveError> {
         match matching.len() {
             1 => Ok(described[matching[0]].clone()),
             0 => {
                 let legal: Vec<String> = described.iter().map(|d| d.notation.clone()).collect();
+                let t = clip(text.trim());
                 let reason = if described.is_empty() {
                     format!("{} has no legal move (the game is over)", pos.side().name())
-                } else if moves.iter().any(|(m, _)| m.is_capture()) {
+                } else if partial_route {
                     format!(
-                        "{} does not match any legal move; a capture is compulsory",
-                        clip(text.trim())
+                        "{t} does not name the route of a legal move: a long form gives every \
+                         square where the piece changes direction, in order"
                     )
+                } else if described.iter().any(|d| d.mv.is_capture()) {
+                    format!("{t} does not match any legal move; a capture is compulsory")
                 } else {
-                    format!("{} does not match any legal move", clip(text.trim()))
+                    format!("{t} does not match any legal move")
                 };
                 Err(MoveError::Illegal { reason, legal })
             }
@@ -339,10 +310,4 @@ impl Variant {
             }),
         }
     }
-}
-
-/// Whether the intermediate squares name distinct jumps of a route, in order.
-fn names_jumps(inner: &[usize], regions: &[Vec<usize>]) -> bool {
-    let mut it = regions.iter();
-    inner.iter().all(|sq| it.any(|region| region.contains(sq)))
 }
