@@ -245,9 +245,9 @@ pub fn judge_pdn_game(
         VariantChoice::Unsupported(what) => return Err(GameError::UnsupportedVariant(what)),
         VariantChoice::Missing => return Err(GameError::NoVariant),
     };
-    if game.moves.len() > max_plies {
+    if game.plies > max_plies || game.moves.len() > max_plies {
         return Err(GameError::TooManyPlies {
-            plies: game.moves.len(),
+            plies: game.plies.max(game.moves.len()),
             limit: max_plies,
         });
     }

@@ -11,7 +11,7 @@ use actix_web::http::header;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use arbiter_rules::adjudication::{judge_pdn_game, GameError, GameReport};
-use arbiter_rules::notation::pdn::{choose_variant, parse_pdn, PdnGame, VariantChoice};
+use arbiter_rules::notation::pdn::{choose_variant, PdnGame, PdnLimits, PdnReader, VariantChoice};
 use arbiter_rules::Variant;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -29,6 +29,12 @@ pub const MAX_GAMES: usize = 200;
 
 /// Most plies judged in one game: the same bound as the moves of `/judge` and `/play`.
 pub const MAX_PLIES_PER_GAME: usize = crate::config::MAX_MOVES;
+
+/// Most tags kept for one game (a game with more is an `invalid-game-text` entry).
+pub const MAX_TAGS_PER_GAME: usize = 100;
+
+/// Longest tag value or move token kept, in bytes (longer ones are cut).
+pub const MAX_TOKEN_BYTES: usize = 4096;
 
 /// The query string of `POST /v1/judge/pdn`.
 #[derive(Clone, Debug, Deserialize, IntoParams)]
@@ -312,12 +318,19 @@ pub fn judge_pdn_text(
     explicit: Option<&'static Variant>,
     max_games: usize,
 ) -> Result<PdnJudgeResponse, ApiError> {
-    let games = parse_pdn(text);
-    if games.len() > max_games {
-        return Err(too_many_games(games.len(), max_games));
+    // Count first, keeping nothing, so that an oversized file costs no memory.
+    let count = PdnReader::count_games(text);
+    if count > max_games {
+        return Err(too_many_games(count, max_games));
     }
-    let mut out = Vec::with_capacity(games.len());
-    for (index, game) in games.iter().enumerate() {
+    let limits = PdnLimits {
+        max_plies: MAX_PLIES_PER_GAME,
+        max_tags: MAX_TAGS_PER_GAME,
+        max_token: MAX_TOKEN_BYTES,
+    };
+    let mut out = Vec::with_capacity(count);
+    for (index, game) in PdnReader::new(text, limits).enumerate() {
+        let game = &game;
         let entry = match judge_pdn_game(game, explicit, MAX_PLIES_PER_GAME) {
             Ok(report) => judged_entry(index, game, report),
             Err(err) => {

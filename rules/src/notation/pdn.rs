@@ -14,9 +14,12 @@ use crate::variant::Variant;
 /// One game of a PDN file, as text.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct PdnGame {
-    /// `(name, value)` in file order.
+    /// `(name, value)` in file order (at most [`PdnLimits::max_tags`]).
     pub tags: Vec<(String, String)>,
+    /// The moves, in order (at most [`PdnLimits::max_plies`]; `plies` counts them all).
     pub moves: Vec<PdnMove>,
+    /// The number of moves in the game's text, including any beyond the stored bound.
+    pub plies: usize,
     /// The game terminator (`1-0`, `2-0`, `*`...), if present.
     pub terminator: Option<String>,
     /// 1-based line where the game starts.
@@ -51,229 +54,345 @@ impl PdnGame {
             .filter(|r| !r.is_empty())
             .or(self.terminator.as_deref())
     }
+
+    fn has_content(&self) -> bool {
+        self.plies > 0 || self.terminator.is_some()
+    }
+
+    fn is_empty(&self) -> bool {
+        !self.has_content() && self.tags.is_empty() && self.error.is_none()
+    }
 }
 
 /// The result tokens that end a game's move text.
 pub const RESULTS: [&str; 8] = ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"];
 
-/// Splits a PDN file into games.
-pub fn parse_pdn(text: &str) -> Vec<PdnGame> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut games: Vec<PdnGame> = Vec::new();
-    let mut cur = PdnGame::default();
-    let mut number: Option<u32> = None;
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    let mut line = 1;
-    let mut at_line_start = true;
-    let has_content = |g: &PdnGame| !g.moves.is_empty() || g.terminator.is_some();
-    macro_rules! finish {
-        () => {
-            if has_content(&cur) || !cur.tags.is_empty() || cur.error.is_some() {
-                games.push(std::mem::take(&mut cur));
-            } else {
-                cur = PdnGame::default();
-            }
-            number = None;
-        };
+/// What the reader keeps of each game, so that memory follows the bounds and not the size of
+/// the text: moves beyond `max_plies` are counted but not stored, and more than `max_tags`
+/// tags spoil the game (its `error`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PdnLimits {
+    pub max_plies: usize,
+    pub max_tags: usize,
+    /// Longest tag value and move token kept, in bytes (longer ones are cut).
+    pub max_token: usize,
+}
+
+impl Default for PdnLimits {
+    fn default() -> Self {
+        PdnLimits {
+            max_plies: usize::MAX,
+            max_tags: usize::MAX,
+            max_token: usize::MAX,
+        }
     }
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '\n' {
-            line += 1;
-            i += 1;
-            at_line_start = true;
-            continue;
+}
+
+/// Splits a PDN file into games (no bounds; see [`PdnReader`] for bounded reading).
+pub fn parse_pdn(text: &str) -> Vec<PdnGame> {
+    PdnReader::new(text, PdnLimits::default()).collect()
+}
+
+/// Reads the games of a PDN text one at a time, in a single pass over its bytes: nothing is
+/// built for a game before the previous one is handed out, and what a game keeps is bounded
+/// by [`PdnLimits`].
+#[derive(Clone, Debug)]
+pub struct PdnReader<'a> {
+    text: &'a str,
+    i: usize,
+    line: usize,
+    at_line_start: bool,
+    limits: PdnLimits,
+    /// Count games without keeping their moves or tags ([`PdnReader::count`]).
+    skim: bool,
+}
+
+impl<'a> PdnReader<'a> {
+    pub fn new(text: &'a str, limits: PdnLimits) -> PdnReader<'a> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        PdnReader {
+            text,
+            i: 0,
+            line: 1,
+            at_line_start: true,
+            limits,
+            skim: false,
         }
-        if c.is_whitespace() {
-            i += 1;
-            continue;
+    }
+
+    /// The number of games of a text, found without keeping any of them: the bound on the
+    /// number of games of a request is checked with this before anything is built.
+    pub fn count_games(text: &str) -> usize {
+        let mut r = PdnReader::new(text, PdnLimits::default());
+        r.skim = true;
+        r.count()
+    }
+
+    /// The character at byte `i` (every syntax character of PDN is ASCII).
+    fn char_at(&self, i: usize) -> Option<char> {
+        self.text[i..].chars().next()
+    }
+
+    fn is_space(&self, i: usize) -> bool {
+        let b = self.text.as_bytes()[i];
+        if b < 0x80 {
+            b.is_ascii_whitespace()
+        } else {
+            // Only the first byte of a character starts one (continuation bytes never do).
+            self.text.is_char_boundary(i) && self.char_at(i).is_some_and(char::is_whitespace)
         }
-        // Some exporters write a literal backslash-r at line ends: treat it as white space.
-        if c == '\\' && matches!(chars.get(i + 1), Some('r') | Some('n')) {
-            i += 2;
-            continue;
+    }
+
+    /// Bytes `[i, j)` as a string, cut to `max` bytes (at a character boundary).
+    fn slice(&self, i: usize, j: usize, max: usize) -> String {
+        let mut end = j.min(i.saturating_add(max));
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
         }
-        let line_start = at_line_start;
-        at_line_start = false;
-        if cur.line == 0 {
-            cur.line = line;
-        }
-        match c {
-            '%' if line_start => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
+        self.text[i..end].to_string()
+    }
+}
+
+impl Iterator for PdnReader<'_> {
+    type Item = PdnGame;
+
+    fn next(&mut self) -> Option<PdnGame> {
+        let bytes = self.text.as_bytes();
+        let len = bytes.len();
+        let mut cur = PdnGame::default();
+        // A tag was read (skimming keeps none).
+        let mut tagged = false;
+        let mut number: Option<u32> = None;
+        while self.i < len {
+            let i = self.i;
+            let c = bytes[i];
+            if c == b'\n' {
+                self.line += 1;
+                self.i += 1;
+                self.at_line_start = true;
+                continue;
             }
-            ';' => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
+            if self.is_space(i) {
+                self.i += self.char_at(i).map_or(1, char::len_utf8);
+                continue;
             }
-            '[' => {
-                if has_content(&cur) {
-                    finish!();
-                    cur.line = line;
-                }
-                let start_line = line;
-                let mut j = i + 1;
-                let mut in_quotes = false;
-                while j < chars.len() && (in_quotes || chars[j] != ']') {
-                    if chars[j] == '"' && chars[j - 1] != '\\' {
-                        in_quotes = !in_quotes;
+            // Some exporters write a literal backslash-r at line ends: treat it as white space.
+            if c == b'\\' && matches!(bytes.get(i + 1), Some(b'r') | Some(b'n')) {
+                self.i += 2;
+                continue;
+            }
+            let line_start = self.at_line_start;
+            self.at_line_start = false;
+            if cur.line == 0 {
+                cur.line = self.line;
+            }
+            match c {
+                b'%' if line_start => {
+                    while self.i < len && bytes[self.i] != b'\n' {
+                        self.i += 1;
                     }
-                    if chars[j] == '\n' {
-                        if !in_quotes {
-                            break;
+                }
+                b';' => {
+                    while self.i < len && bytes[self.i] != b'\n' {
+                        self.i += 1;
+                    }
+                }
+                b'[' => {
+                    if cur.has_content() {
+                        // A new game starts: hand out the one read so far.
+                        return Some(cur);
+                    }
+                    let start_line = self.line;
+                    let mut j = i + 1;
+                    let mut in_quotes = false;
+                    while j < len && (in_quotes || bytes[j] != b']') {
+                        if bytes[j] == b'"' && bytes[j - 1] != b'\\' {
+                            in_quotes = !in_quotes;
                         }
-                        line += 1;
+                        if bytes[j] == b'\n' {
+                            if !in_quotes {
+                                break;
+                            }
+                            self.line += 1;
+                        }
+                        j += 1;
                     }
-                    j += 1;
-                }
-                if j >= chars.len() || chars[j] != ']' {
-                    let body: String = chars[i..j.min(chars.len())].iter().take(60).collect();
-                    cur.error.get_or_insert(format!(
-                        "line {start_line}: tag '{}' is not closed with ']'",
-                        body.trim()
-                    ));
-                    i = j;
-                    continue;
-                }
-                let body: String = chars[i + 1..j].iter().collect();
-                match parse_tag(&body) {
-                    Some(tag) => cur.tags.push(tag),
-                    None => {
+                    if j >= len || bytes[j] != b']' {
+                        let body = self.slice(i, j.min(len), 60);
                         cur.error.get_or_insert(format!(
-                            "line {start_line}: '[{}]' is not a tag (expected [Name \"value\"])",
-                            body.chars().take(60).collect::<String>()
+                            "line {start_line}: tag '{}' is not closed with ']'",
+                            body.trim()
                         ));
-                    }
-                }
-                i = j + 1;
-            }
-            '{' => {
-                let start_line = line;
-                let mut depth = 0;
-                let mut j = i;
-                while j < chars.len() {
-                    match chars[j] {
-                        '{' => depth += 1,
-                        '}' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        '\n' => line += 1,
-                        _ => {}
-                    }
-                    j += 1;
-                }
-                if j >= chars.len() {
-                    cur.error.get_or_insert(format!(
-                        "line {start_line}: comment '{{' is never closed (the rest of the file \
-                         is inside it)"
-                    ));
-                }
-                i = j + 1;
-            }
-            '(' => {
-                let start_line = line;
-                let mut depth = 0;
-                let mut j = i;
-                while j < chars.len() {
-                    match chars[j] {
-                        '(' => depth += 1,
-                        ')' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        '{' => {
-                            // Comments inside a variation may hold parentheses.
-                            while j < chars.len() && chars[j] != '}' {
-                                if chars[j] == '\n' {
-                                    line += 1;
-                                }
-                                j += 1;
-                            }
-                        }
-                        '\n' => line += 1,
-                        _ => {}
-                    }
-                    j += 1;
-                }
-                if j >= chars.len() {
-                    cur.error
-                        .get_or_insert(format!("line {start_line}: variation '(' is never closed"));
-                }
-                i = j + 1;
-            }
-            _ => {
-                let mut j = i;
-                let ends_token = |j: usize| {
-                    chars[j].is_whitespace()
-                        || matches!(chars[j], '{' | '(' | '[' | ';' | ')' | '}')
-                        || (chars[j] == '\\' && matches!(chars.get(j + 1), Some('r' | 'n')))
-                };
-                while j < chars.len() && !ends_token(j) {
-                    j += 1;
-                }
-                let mut token: String = chars[i..j].iter().collect();
-                // Old files pad squares with spaces ("1- 6", "47x 9"): a move that ends in
-                // a separator continues with the next word on the same line.
-                if token.len() > 1 && token.ends_with(['-', 'x', 'X', ':']) {
-                    let mut k = j;
-                    while k < chars.len() && (chars[k] == ' ' || chars[k] == '\t') {
-                        k += 1;
-                    }
-                    let mut e = k;
-                    while e < chars.len() && chars[e].is_ascii_alphanumeric() {
-                        e += 1;
-                    }
-                    if e > k && chars[k].is_ascii_alphanumeric() {
-                        token.extend(&chars[k..e]);
-                        j = e;
-                    }
-                }
-                i = j.max(i + 1);
-                let mut rest = token.as_str();
-                // A move number, maybe glued to the move: "12." "12..." "12.32-28".
-                let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
-                if digits > 0 && rest[digits..].starts_with('.') {
-                    number = rest[..digits].parse().ok();
-                    rest = rest[digits..].trim_start_matches('.');
-                    if rest.is_empty() {
+                        self.i = j;
                         continue;
                     }
+                    self.i = j + 1;
+                    tagged = true;
+                    if self.skim {
+                        continue;
+                    }
+                    if cur.tags.len() >= self.limits.max_tags {
+                        cur.error.get_or_insert(format!(
+                            "line {start_line}: more than {} tags in one game",
+                            self.limits.max_tags
+                        ));
+                        continue;
+                    }
+                    let body = &self.text[i + 1..j];
+                    match parse_tag(body) {
+                        Some((name, mut value)) => {
+                            if value.len() > self.limits.max_token {
+                                let mut end = self.limits.max_token;
+                                while !value.is_char_boundary(end) {
+                                    end -= 1;
+                                }
+                                value.truncate(end);
+                            }
+                            cur.tags.push((name, value))
+                        }
+                        None => {
+                            cur.error.get_or_insert(format!(
+                                "line {start_line}: '[{}]' is not a tag (expected [Name \"value\"])",
+                                body.chars().take(60).collect::<String>()
+                            ));
+                        }
+                    }
                 }
-                if rest.starts_with('$') {
-                    continue; // NAG
+                b'{' => {
+                    let start_line = self.line;
+                    let mut depth = 0;
+                    let mut j = i;
+                    while j < len {
+                        match bytes[j] {
+                            b'{' => depth += 1,
+                            b'}' => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            b'\n' => self.line += 1,
+                            _ => {}
+                        }
+                        j += 1;
+                    }
+                    if j >= len {
+                        cur.error.get_or_insert(format!(
+                            "line {start_line}: comment '{{' is never closed (the rest of the file \
+                             is inside it)"
+                        ));
+                    }
+                    self.i = j + 1;
                 }
-                // Russian files write results with ':' ("1/2:1/2"); a lone "-" ends some
-                // exports' games (an unknown result).
-                let as_result = rest.replace(':', "-");
-                if RESULTS.contains(&as_result.as_str()) || rest == "-" {
-                    cur.terminator = Some(as_result);
-                    finish!();
-                    continue;
+                b'(' => {
+                    let start_line = self.line;
+                    let mut depth = 0;
+                    let mut j = i;
+                    while j < len {
+                        match bytes[j] {
+                            b'(' => depth += 1,
+                            b')' => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            b'{' => {
+                                // Comments inside a variation may hold parentheses.
+                                while j < len && bytes[j] != b'}' {
+                                    if bytes[j] == b'\n' {
+                                        self.line += 1;
+                                    }
+                                    j += 1;
+                                }
+                            }
+                            b'\n' => self.line += 1,
+                            _ => {}
+                        }
+                        j += 1;
+                    }
+                    if j >= len {
+                        cur.error.get_or_insert(format!(
+                            "line {start_line}: variation '(' is never closed"
+                        ));
+                    }
+                    self.i = j + 1;
                 }
-                if rest.chars().all(|c| matches!(c, '!' | '?')) {
-                    continue; // a move strength written apart
+                _ => {
+                    let ends_token = |j: usize| {
+                        matches!(bytes[j], b'{' | b'(' | b'[' | b';' | b')' | b'}')
+                            || (bytes[j] == b'\\' && matches!(bytes.get(j + 1), Some(b'r' | b'n')))
+                            || self.is_space(j)
+                    };
+                    let mut j = i;
+                    while j < len && !ends_token(j) {
+                        j += 1;
+                    }
+                    let mut token_end = j;
+                    let mut glued: Option<(usize, usize)> = None;
+                    // Old files pad squares with spaces ("1- 6", "47x 9"): a move that ends in
+                    // a separator continues with the next word on the same line.
+                    if j - i > 1 && matches!(bytes[j - 1], b'-' | b'x' | b'X' | b':') {
+                        let mut k = j;
+                        while k < len && (bytes[k] == b' ' || bytes[k] == b'\t') {
+                            k += 1;
+                        }
+                        let mut e = k;
+                        while e < len && bytes[e].is_ascii_alphanumeric() {
+                            e += 1;
+                        }
+                        if e > k {
+                            glued = Some((k, e));
+                            token_end = e;
+                        }
+                    }
+                    self.i = token_end.max(i + 1);
+                    let token: std::borrow::Cow<str> = match glued {
+                        Some((k, e)) => format!("{}{}", &self.text[i..j], &self.text[k..e]).into(),
+                        None => self.text[i..j].into(),
+                    };
+                    let mut rest: &str = &token;
+                    // A move number, maybe glued to the move: "12." "12..." "12.32-28".
+                    let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
+                    if digits > 0 && rest[digits..].starts_with('.') {
+                        number = rest[..digits].parse().ok();
+                        rest = rest[digits..].trim_start_matches('.');
+                        if rest.is_empty() {
+                            continue;
+                        }
+                    }
+                    if rest.starts_with('$') {
+                        continue; // NAG
+                    }
+                    // Russian files write results with ':' ("1/2:1/2"); a lone "-" ends some
+                    // exports' games (an unknown result).
+                    let as_result = rest.replace(':', "-");
+                    if RESULTS.contains(&as_result.as_str()) || rest == "-" {
+                        cur.terminator = Some(as_result);
+                        return Some(cur);
+                    }
+                    if rest.chars().all(|c| matches!(c, '!' | '?')) {
+                        continue; // a move strength written apart
+                    }
+                    cur.plies += 1;
+                    if self.skim || cur.moves.len() >= self.limits.max_plies {
+                        continue;
+                    }
+                    let mut end = rest.len().min(self.limits.max_token);
+                    while !rest.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    let text = rest[..end].to_string();
+                    cur.moves.push(PdnMove {
+                        text,
+                        number,
+                        line: self.line,
+                    });
                 }
-                cur.moves.push(PdnMove {
-                    text: rest.to_string(),
-                    number,
-                    line,
-                });
             }
         }
+        (!cur.is_empty() || tagged).then_some(cur)
     }
-    if has_content(&cur) || !cur.tags.is_empty() || cur.error.is_some() {
-        games.push(cur);
-    }
-    games
 }
 
 /// Parses the inside of `[...]`.
@@ -372,6 +491,32 @@ mod tests {
         assert_eq!(games[1].tag("Round"), Some("17"));
         assert!(games[1].moves.is_empty());
         assert_eq!(games[1].declared_result(), Some("1-0"));
+    }
+
+    #[test]
+    fn bounded_reading_keeps_what_the_limits_allow() {
+        let limits = PdnLimits {
+            max_plies: 2,
+            max_tags: 1,
+            max_token: 5,
+        };
+        let text =
+            "[A \"1\"]\n[B \"2\"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n[C \"3\"] 1. 31-27123456 *\n";
+        let games: Vec<PdnGame> = PdnReader::new(text, limits).collect();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].plies, 4);
+        assert_eq!(games[0].moves.len(), 2);
+        assert!(games[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("more than 1 tags"));
+        assert_eq!(games[1].moves[0].text, "31-27");
+        assert_eq!(PdnReader::count_games(text), 2);
+        assert_eq!(PdnReader::count_games(&"* ".repeat(1000)), 1000);
+        assert_eq!(PdnReader::count_games("[Event \"only tags\"]"), 1);
+        // Multi-byte characters anywhere in a token are not white space.
+        assert_eq!(parse_pdn("1. 32-28é\u{a0}19-23 *")[0].plies, 2);
     }
 
     #[test]
