@@ -77,6 +77,20 @@ pub struct ServeArgs {
     #[arg(long, env = "ARBITER_SHUTDOWN_DELAY", default_value_t = 0,
           value_parser = clap::value_parser!(u64).range(0..=600))]
     pub shutdown_delay: u64,
+    /// Engine jobs running at once (default: one per CPU the process may use); a request that
+    /// needs the engine pool when every slot is busy is answered 503 `overloaded` at once.
+    #[arg(long, env = "ARBITER_MAX_JOBS", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub max_jobs: Option<u16>,
+    /// Engine work budget of a `/moves`, `/play` or `/judge` request, in work units (422
+    /// `budget-exceeded` above).
+    #[arg(long, env = "ARBITER_WORK_BUDGET", default_value_t = crate::engine::DEFAULT_WORK_BUDGET,
+          value_parser = clap::value_parser!(u64).range(1000..))]
+    pub work_budget: u64,
+    /// Engine work budget of a `/v1/judge/pdn` request (a whole file), in work units.
+    #[arg(long, env = "ARBITER_PDN_WORK_BUDGET",
+          default_value_t = crate::engine::DEFAULT_PDN_WORK_BUDGET,
+          value_parser = clap::value_parser!(u64).range(1000..))]
+    pub pdn_work_budget: u64,
     /// Log format: `json` (one object per line) or `text`. The filter is `ARBITER_LOG` or
     /// `RUST_LOG` (default `info`).
     #[arg(
@@ -115,6 +129,14 @@ impl ServeArgs {
             shutdown_timeout: Duration::from_secs(self.shutdown_timeout),
             shutdown_delay: Duration::from_secs(self.shutdown_delay),
             shutdown: ShutdownFlag::default(),
+            engine: crate::engine::EngineConfig {
+                max_jobs: self
+                    .max_jobs
+                    .map_or_else(crate::engine::default_max_jobs, usize::from),
+                work_budget: self.work_budget,
+                pdn_work_budget: self.pdn_work_budget,
+                ..crate::engine::EngineConfig::default()
+            },
         }
     }
 }
@@ -158,6 +180,8 @@ pub struct Config {
     pub shutdown_delay: Duration,
     /// Flipped when shutdown starts (shared with `/readyz`).
     pub shutdown: ShutdownFlag,
+    /// Engine slots and work budgets.
+    pub engine: crate::engine::EngineConfig,
 }
 
 impl Config {
@@ -172,6 +196,7 @@ impl Config {
             shutdown_timeout: Duration::from_secs(DEFAULT_SHUTDOWN_TIMEOUT_SECS),
             shutdown_delay: Duration::ZERO,
             shutdown: ShutdownFlag::default(),
+            engine: crate::engine::EngineConfig::default(),
         }
     }
 }

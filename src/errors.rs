@@ -85,6 +85,7 @@ pub struct ApiError {
     status: StatusCode,
     problem: Box<Problem>,
     allow: Option<&'static str>,
+    retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -109,6 +110,7 @@ impl ApiError {
                 allowed_methods: None,
             }),
             allow: None,
+            retry_after: None,
         }
     }
 
@@ -122,7 +124,8 @@ impl ApiError {
         self.status
     }
 
-    fn with_field(mut self, field: &str) -> Self {
+    /// Sets the `field` member (the request field or header at fault).
+    pub fn with_field(mut self, field: &str) -> Self {
         self.problem.field = Some(field.to_string());
         self
     }
@@ -162,14 +165,55 @@ impl ApiError {
         .with_field(field)
     }
 
-    /// 422: the capture-route enumeration bound of the engine was exceeded.
-    pub fn capture_limit(err: &GenError) -> Self {
-        ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "capture-limit",
-            "Capture enumeration bound exceeded",
-            err.to_string(),
-        )
+    /// Why the engine stopped: 422 `capture-limit` (one position's capture search is over its
+    /// bound) or 422 `budget-exceeded` (the request needs more work than its budget; `limit`
+    /// is the budget in work units). Both are properties of the request, so they are the same
+    /// on every replica: a load balancer must not retry them. A cancelled job (the request's
+    /// time ran out) is 503 `request-timeout`.
+    pub fn engine(err: &GenError) -> Self {
+        match err {
+            GenError::CaptureLimit { .. } => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "capture-limit",
+                "Capture enumeration bound exceeded",
+                err.to_string(),
+            ),
+            GenError::Budget { limit } => {
+                let mut e = ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "budget-exceeded",
+                    "Work budget exceeded",
+                    format!(
+                        "{err}; the bound is the same on every replica, so retrying does not \
+                         help: send less work per request (fewer moves or games)"
+                    ),
+                );
+                e.problem.limit = Some(*limit);
+                e
+            }
+            GenError::Cancelled => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "request-timeout",
+                "Request timed out",
+                "the request's time ran out and its engine work was stopped",
+            ),
+        }
+    }
+
+    /// 503 with `Retry-After`: every engine slot is busy; the request was not started.
+    pub fn overloaded(max_jobs: usize, retry_after_secs: u64) -> Self {
+        let mut e = ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "overloaded",
+            "Overloaded",
+            format!(
+                "all {max_jobs} engine slots of this replica are busy; the request was not \
+                 started: retry after {retry_after_secs} s or on another replica"
+            ),
+        );
+        e.problem.limit = Some(max_jobs as u64);
+        e.retry_after = Some(retry_after_secs);
+        e
     }
 
     /// 422 (or the capture-limit problem): a move that does not name exactly one legal move.
@@ -177,7 +221,7 @@ impl ApiError {
         let reason = err.to_string();
         let detail = format!("move {index} ('{}'): {reason}", clip(text));
         let (code, title, legal, candidates) = match err {
-            MoveError::Gen(g) => return ApiError::capture_limit(&g),
+            MoveError::Gen(g) => return ApiError::engine(&g),
             MoveError::Syntax { .. } | MoveError::UnknownSquare { .. } => {
                 ("unparsable-move", "Unparsable move", None, None)
             }
@@ -255,9 +299,18 @@ impl ApiError {
 
     /// 413: body larger than `limit` bytes (the configured body limit).
     pub fn payload_too_large_limit(length: Option<usize>, limit: usize) -> Self {
-        let sent = match length {
-            Some(n) => format!("the request body has {n} bytes; "),
-            None => "the request body is too large; ".to_string(),
+        ApiError::body_too_large(length, limit, false)
+    }
+
+    /// 413: body larger than `limit` bytes, as sent or (`decoded`) once its Content-Encoding
+    /// is undone.
+    pub fn body_too_large(length: Option<usize>, limit: usize, decoded: bool) -> Self {
+        let sent = match (length, decoded) {
+            (_, true) => {
+                "the request body, once decoded (Content-Encoding), is too large; ".to_string()
+            }
+            (Some(n), false) => format!("the request body has {n} bytes; "),
+            (None, false) => "the request body is too large; ".to_string(),
         };
         let mut e = ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -363,6 +416,9 @@ impl ResponseError for ApiError {
         res.insert_header((header::CONTENT_TYPE, PROBLEM_JSON));
         if let Some(allow) = self.allow {
             res.insert_header((header::ALLOW, allow));
+        }
+        if let Some(secs) = self.retry_after {
+            res.insert_header((header::RETRY_AFTER, secs.to_string()));
         }
         let body = serde_json::to_vec(&self.problem).unwrap_or_else(|_| b"{}".to_vec());
         res.body(body)

@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod config;
+pub mod engine;
 pub mod errors;
 pub mod lifecycle;
 pub mod metrics;
@@ -37,11 +38,13 @@ pub fn build(config: &Config) -> std::io::Result<(Server, u16)> {
     let request_timeout = config.request_timeout;
     let shutdown = web::Data::new(config.shutdown.clone());
     let metrics = web::Data::new(metrics::Metrics::new());
+    let engine = web::Data::from(engine::Engine::start(config.engine));
     let mut server = HttpServer::new(move || {
         App::new()
             .app_data(BodyLimit(body_limit))
             .app_data(shutdown.clone())
             .app_data(metrics.clone())
+            .app_data(engine.clone())
             .app_data(
                 web::JsonConfig::default()
                     .limit(body_limit)

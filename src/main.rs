@@ -223,8 +223,13 @@ fn judge(file: &str, variant: Option<&str>, max_games: usize) -> Result<(), Fail
     };
     read.map_err(|e| usage(format!("cannot read {file}: {e}")))?;
     let text = arbiter::api::pdn::decode_pdn(&bytes);
-    let answer = arbiter::api::pdn::judge_pdn_text(&text, explicit, max_games)
-        .map_err(|e| usage(e.problem().detail.clone()))?;
+    let answer = arbiter::api::pdn::judge_pdn_text(
+        &text,
+        explicit,
+        max_games,
+        &arbiter_rules::Budget::unlimited(),
+    )
+    .map_err(|e| usage(e.problem().detail.clone()))?;
     let text = serde_json::to_string_pretty(&answer)
         .map_err(|e| Failure(format!("cannot write JSON: {e}"), 1))?;
     emit(&text);

@@ -1,9 +1,10 @@
 //! Adjudication of game records: a PDN game (or a move list) judged under its variant's
 //! rules, with the declared result checked against what the moves show.
 
+use crate::budget::Budget;
 use crate::gen::GenError;
 use crate::notation::pdn::{choose_variant, PdnGame, VariantChoice};
-use crate::outcome::{judge, Judgement, Reason, Verdict};
+use crate::outcome::{judge_within, Judgement, Reason, Verdict};
 use crate::position::Color;
 use crate::variant::Variant;
 
@@ -236,6 +237,7 @@ pub fn judge_pdn_game(
     game: &PdnGame,
     explicit: Option<&'static Variant>,
     max_plies: usize,
+    budget: &Budget,
 ) -> Result<GameReport, GameError> {
     if let Some(e) = &game.error {
         return Err(GameError::Text(e.clone()));
@@ -258,7 +260,7 @@ pub fn judge_pdn_game(
         None => variant.start(),
     };
     let texts: Vec<&str> = game.moves.iter().map(|m| m.text.as_str()).collect();
-    let judgement = judge(variant, start, &texts).map_err(GameError::Gen)?;
+    let judgement = judge_within(variant, start, &texts, budget).map_err(GameError::Gen)?;
     let illegal_move_number = judgement
         .illegal
         .as_ref()

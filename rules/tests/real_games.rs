@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use arbiter_rules::adjudication::judge_pdn_game;
 use arbiter_rules::notation::pdn::parse_pdn;
-use arbiter_rules::{variant, Verdict};
+use arbiter_rules::{variant, Budget, Verdict};
 
 fn folder(name: &str) -> Option<PathBuf> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -48,7 +48,7 @@ fn replay(name: &str, id: &str) -> Option<Tally> {
             .unwrap_or_else(|_| bytes.iter().map(|&b| b as char).collect());
         for (i, game) in parse_pdn(&text).iter().enumerate() {
             t.games += 1;
-            let Ok(report) = judge_pdn_game(game, Some(v), 2000) else {
+            let Ok(report) = judge_pdn_game(game, Some(v), 2000, &Budget::unlimited()) else {
                 continue;
             };
             if report.judgement.verdict != Verdict::Invalid {

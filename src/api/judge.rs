@@ -2,11 +2,12 @@
 
 use actix_web::{web, HttpResponse};
 use arbiter_rules::adjudication::check_declared;
-use arbiter_rules::{DrawCode, Judgement, Reason, ResultStyle, Variant, Verdict};
+use arbiter_rules::{Budget, DrawCode, Judgement, Reason, ResultStyle, Variant, Verdict};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{check_move_count, find_variant, parse_position, JsonBody, Side};
+use crate::engine::{Engine, Work};
 use crate::errors::{ApiError, Problem};
 
 /// A result declared by the players or the tournament software.
@@ -279,6 +280,7 @@ fn check_claim(v: &Variant, claimed: ClaimedResult, j: &Judgement) -> Claim {
     )
 )]
 pub async fn judge(
+    engine: web::Data<Engine>,
     path: web::Path<String>,
     body: JsonBody<JudgeRequest>,
 ) -> Result<HttpResponse, ApiError> {
@@ -287,8 +289,21 @@ pub async fn judge(
     })?;
     let v = find_variant(&path)?;
     check_move_count(req.moves.len())?;
+    let answer = engine
+        .run(Work::Request, move |b| judge_game(v, &req, b))
+        .await?;
+    Ok(HttpResponse::Ok().json(answer))
+}
+
+/// Judges the game of `req`, charged to `budget`: the work of the judge endpoint.
+pub fn judge_game(
+    v: &'static Variant,
+    req: &JudgeRequest,
+    budget: &Budget,
+) -> Result<JudgeResponse, ApiError> {
     let start = parse_position(v, "start_position", req.start_position.as_deref())?;
-    let j = arbiter_rules::judge(v, start, &req.moves).map_err(|e| ApiError::capture_limit(&e))?;
+    let j = arbiter_rules::judge_within(v, start, &req.moves, budget)
+        .map_err(|e| ApiError::engine(&e))?;
     let invalid_move = j.illegal.as_ref().map(|i| {
         let problem = ApiError::bad_move(i.ply - 1, &i.text, i.error.clone());
         let p = problem.problem();
@@ -328,5 +343,5 @@ pub async fn judge(
             .collect(),
         claim: req.claimed_result.map(|c| check_claim(v, c, &j)),
     };
-    Ok(HttpResponse::Ok().json(answer))
+    Ok(answer)
 }

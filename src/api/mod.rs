@@ -1,6 +1,7 @@
 //! HTTP resources, one file each, with their request and response types next to the handlers.
 //! Handlers only translate between JSON and the engine (`arbiter-rules`).
 
+pub mod body;
 pub mod health;
 pub mod judge;
 pub mod moves;
@@ -157,11 +158,15 @@ impl From<Status> for PositionStatus {
     }
 }
 
-/// The status of `pos`, or the capture-limit problem.
-pub fn position_status(variant: &Variant, pos: &Position) -> Result<PositionStatus, ApiError> {
-    arbiter_rules::status(variant, pos)
+/// The status of `pos` (charged to `budget`), or the engine's problem.
+pub fn position_status(
+    variant: &Variant,
+    pos: &Position,
+    budget: &arbiter_rules::Budget,
+) -> Result<PositionStatus, ApiError> {
+    arbiter_rules::status_within(variant, pos, budget)
         .map(PositionStatus::from)
-        .map_err(|e| ApiError::capture_limit(&e))
+        .map_err(|e| ApiError::engine(&e))
 }
 
 /// A JSON request body read by Arbiter itself, so that every failure is a problem document:
@@ -174,34 +179,19 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let content_type = req
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-        let declared_length = req
-            .headers()
-            .get(header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<usize>().ok());
-        let limit = req
-            .app_data::<crate::config::BodyLimit>()
-            .map_or(crate::config::MAX_BODY_BYTES, |l| l.0);
-        let body = web::Bytes::from_request(req, payload);
+        let req = req.clone();
+        let mut payload = payload.take();
         Box::pin(async move {
-            if let Some(n) = declared_length {
-                if n > limit {
-                    return Err(ApiError::payload_too_large_limit(Some(n), limit));
-                }
-            }
-            let bytes = body.await.map_err(|e| {
-                if e.as_response_error().status_code()
-                    == actix_web::http::StatusCode::PAYLOAD_TOO_LARGE
-                {
-                    ApiError::payload_too_large_limit(declared_length, limit)
-                } else {
-                    ApiError::invalid_body(format!("the request body could not be read: {e}"))
-                }
-            })?;
+            let content_type = req
+                .headers()
+                .get(header::CONTENT_TYPE)
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+            let limit = req
+                .app_data::<crate::config::BodyLimit>()
+                .map_or(crate::config::MAX_BODY_BYTES, |l| l.0);
+            let codings = body::codings(&req)?;
+            let raw = body::read_raw(&req, &mut payload, limit, ApiError::body_too_large).await?;
+            let bytes = body::decode(raw, &codings, limit, ApiError::body_too_large)?;
             if bytes.iter().all(u8::is_ascii_whitespace) {
                 return Ok(JsonBody(None));
             }
@@ -210,13 +200,28 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
                     return Err(ApiError::unsupported_media_type(ct));
                 }
             }
-            let mut de = serde_json::Deserializer::from_slice(&bytes);
-            let value: T =
-                serde_path_to_error::deserialize(&mut de).map_err(crate::errors::json_error)?;
-            de.end().map_err(ApiError::malformed_json)?;
-            Ok(JsonBody(Some(value)))
+            Ok(JsonBody(Some(parse_json_object(&bytes)?)))
         })
     }
+}
+
+/// Parses a JSON object body into `T`: anything but an object (an array, a string...) is 400
+/// `invalid-body`, even where serde would read a struct from an array.
+pub fn parse_json_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first != Some(&b'{') {
+        // Still report malformed JSON as such.
+        if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+            return Err(ApiError::malformed_json(e));
+        }
+        return Err(ApiError::invalid_body(
+            "the request body must be a JSON object ({...})",
+        ));
+    }
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(crate::errors::json_error)?;
+    de.end().map_err(ApiError::malformed_json)?;
+    Ok(value)
 }
 
 fn is_json(content_type: &str) -> bool {

@@ -1,12 +1,16 @@
 //! `GET|POST /v1/variants/{variant}/moves`: the legal moves of a position.
 
 use actix_web::{web, HttpResponse};
-use arbiter_rules::{DescribedMove, Position, Variant};
+use arbiter_rules::{Budget, DescribedMove, Position, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::{find_variant, parse_position, position_status, JsonBody, PositionStatus, Side};
+use crate::engine::{Engine, Work};
 use crate::errors::{ApiError, Problem};
+
+/// Work units charged per move listed (its description and resulting position).
+pub const UNITS_PER_LISTED_MOVE: u64 = 50;
 
 /// The position whose moves are wanted.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
@@ -94,18 +98,31 @@ pub struct MovesResponse {
     pub moves: Vec<MoveInfo>,
 }
 
-/// The legal moves of `fen` (`None` = start position) in `variant`; shared with the CLI.
+/// The legal moves of `fen` (`None` = start position) in `variant`, without a work budget
+/// (the command line).
 pub fn list_moves(variant: &str, fen: Option<&str>) -> Result<MovesResponse, ApiError> {
-    let v = find_variant(variant)?;
+    list_moves_within(find_variant(variant)?, fen, &Budget::unlimited())
+}
+
+/// The legal moves of `fen` (`None` = start position), charged to `budget`: the work of the
+/// moves endpoints.
+pub fn list_moves_within(
+    v: &'static Variant,
+    fen: Option<&str>,
+    budget: &Budget,
+) -> Result<MovesResponse, ApiError> {
     let pos = parse_position(v, "position", fen)?;
     let described = v
-        .describe_moves(&pos)
-        .map_err(|e| ApiError::capture_limit(&e))?;
+        .describe_moves_within(&pos, budget)
+        .map_err(|e| ApiError::engine(&e))?;
+    budget
+        .charge(described.len() as u64 * UNITS_PER_LISTED_MOVE)
+        .map_err(|e| ApiError::engine(&e))?;
     Ok(MovesResponse {
         variant: v.id().to_string(),
         position: v.fen(&pos),
         side_to_move: pos.side().into(),
-        status: position_status(v, &pos)?,
+        status: position_status(v, &pos, budget)?,
         moves: described.iter().map(|d| MoveInfo::of(v, &pos, d)).collect(),
     })
 }
@@ -136,10 +153,17 @@ fn moves_response(answer: MovesResponse) -> HttpResponse {
     )
 )]
 pub async fn get_moves(
+    engine: web::Data<Engine>,
     path: web::Path<String>,
     query: web::Query<MovesQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let answer = list_moves(&path, query.position.as_deref())?;
+    let v = find_variant(&path)?;
+    let fen = query.into_inner().position;
+    let answer = engine
+        .run(Work::Request, move |b| {
+            list_moves_within(v, fen.as_deref(), b)
+        })
+        .await?;
     Ok(moves_response(answer))
 }
 
@@ -161,10 +185,16 @@ pub async fn get_moves(
     )
 )]
 pub async fn post_moves(
+    engine: web::Data<Engine>,
     path: web::Path<String>,
     body: JsonBody<MovesRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let req = body.0.unwrap_or_default();
-    let answer = list_moves(&path, req.position.as_deref())?;
+    let v = find_variant(&path)?;
+    let fen = body.0.unwrap_or_default().position;
+    let answer = engine
+        .run(Work::Request, move |b| {
+            list_moves_within(v, fen.as_deref(), b)
+        })
+        .await?;
     Ok(moves_response(answer))
 }

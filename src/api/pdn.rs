@@ -12,13 +12,14 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use arbiter_rules::adjudication::{judge_pdn_game, GameError, GameReport};
 use arbiter_rules::notation::pdn::{choose_variant, PdnGame, PdnLimits, PdnReader, VariantChoice};
-use arbiter_rules::Variant;
+use arbiter_rules::{Budget, GenError, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::find_variant;
 use super::judge::VerdictDto;
 use super::judge::{describe_reason, draw_rule_text, pdn_result, ClaimableDraw, ReasonDto};
+use super::{body, find_variant};
+use crate::engine::{Engine, Work};
 use crate::errors::{ApiError, Problem};
 
 /// Largest accepted PDN request body, in bytes (1 MiB).
@@ -295,11 +296,14 @@ pub fn too_many_games(count: usize, limit: usize) -> ApiError {
     .with_limit("pdn", limit as u64)
 }
 
-/// 413: a PDN body above [`MAX_PDN_BODY_BYTES`].
-pub fn pdn_too_large(length: Option<usize>) -> ApiError {
-    let sent = match length {
-        Some(n) => format!("the request body has {n} bytes; "),
-        None => "the request body is too large; ".to_string(),
+/// 413: a PDN body above [`MAX_PDN_BODY_BYTES`] (`limit`), as sent or once decoded.
+pub fn pdn_too_large(length: Option<usize>, _limit: usize, decoded: bool) -> ApiError {
+    let sent = match (length, decoded) {
+        (_, true) => {
+            "the request body, once decoded (Content-Encoding), is too large; ".to_string()
+        }
+        (Some(n), false) => format!("the request body has {n} bytes; "),
+        (None, false) => "the request body is too large; ".to_string(),
     };
     ApiError::new(
         StatusCode::PAYLOAD_TOO_LARGE,
@@ -317,6 +321,7 @@ pub fn judge_pdn_text(
     text: &str,
     explicit: Option<&'static Variant>,
     max_games: usize,
+    budget: &Budget,
 ) -> Result<PdnJudgeResponse, ApiError> {
     // Count first, keeping nothing, so that an oversized file costs no memory.
     let count = PdnReader::count_games(text);
@@ -331,8 +336,13 @@ pub fn judge_pdn_text(
     let mut out = Vec::with_capacity(count);
     for (index, game) in PdnReader::new(text, limits).enumerate() {
         let game = &game;
-        let entry = match judge_pdn_game(game, explicit, MAX_PLIES_PER_GAME) {
+        let entry = match judge_pdn_game(game, explicit, MAX_PLIES_PER_GAME, budget) {
             Ok(report) => judged_entry(index, game, report),
+            // The request's budget is spent (or its time is up): the whole request fails, the
+            // same way on every replica.
+            Err(GameError::Gen(e @ (GenError::Budget { .. } | GenError::Cancelled))) => {
+                return Err(ApiError::engine(&e))
+            }
             Err(err) => {
                 let variant = match choose_variant(game, explicit) {
                     VariantChoice::Found(v) => Some(v),
@@ -432,20 +442,11 @@ fn is_pdn_text(essence: &str) -> bool {
     )
 )]
 pub async fn judge_pdn(
+    engine: web::Data<Engine>,
     req: HttpRequest,
     query: web::Query<PdnQuery>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let declared_length = req
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<usize>().ok());
-    if let Some(n) = declared_length {
-        if n > MAX_PDN_BODY_BYTES {
-            return Err(pdn_too_large(Some(n)));
-        }
-    }
     let essence = req
         .headers()
         .get(header::CONTENT_TYPE)
@@ -463,25 +464,22 @@ pub async fn judge_pdn(
             ),
         ));
     }
-    let bytes = match payload.to_bytes_limited(MAX_PDN_BODY_BYTES).await {
-        Ok(Ok(b)) => b,
-        Ok(Err(e)) => {
-            return Err(ApiError::invalid_body(format!(
-                "the request body could not be read: {e}"
-            )))
-        }
-        Err(_) => return Err(pdn_too_large(declared_length)),
-    };
+    let codings = body::codings(&req)?;
+    let raw = body::read_stream(
+        payload,
+        body::declared_length(&req),
+        MAX_PDN_BODY_BYTES,
+        pdn_too_large,
+    )
+    .await?;
+    let bytes = body::decode(raw, &codings, MAX_PDN_BODY_BYTES, pdn_too_large)?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiError::invalid_body(
             "the request body is empty; send PDN text or JSON {\"pdn\": ...}",
         ));
     }
     let (text, body_variant) = if is_json(&essence) {
-        let mut de = serde_json::Deserializer::from_slice(&bytes);
-        let r: PdnRequest =
-            serde_path_to_error::deserialize(&mut de).map_err(crate::errors::json_error)?;
-        de.end().map_err(ApiError::malformed_json)?;
+        let r: PdnRequest = super::parse_json_object(&bytes)?;
         (r.pdn, r.variant)
     } else {
         (decode_pdn(&bytes), None)
@@ -490,9 +488,11 @@ pub async fn judge_pdn(
         Some(id) => Some(find_variant(&id)?),
         None => None,
     };
-    let answer = web::block(move || judge_pdn_text(&text, explicit, MAX_GAMES))
-        .await
-        .map_err(|_| ApiError::from_status(StatusCode::INTERNAL_SERVER_ERROR))??;
+    let answer = engine
+        .run(Work::PdnFile, move |b| {
+            judge_pdn_text(&text, explicit, MAX_GAMES, b)
+        })
+        .await?;
     // Per-variant "games judged" counters for the metrics middleware.
     let mut judged: Vec<(String, u64)> = Vec::new();
     for g in &answer.games {

@@ -1,12 +1,14 @@
 //! `POST /v1/variants/{variant}/play`: play one move or a sequence of moves.
 
 use actix_web::{web, HttpResponse};
+use arbiter_rules::{Budget, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{
     check_move_count, find_variant, parse_position, position_status, JsonBody, PositionStatus, Side,
 };
+use crate::engine::{Engine, Work};
 use crate::errors::{ApiError, Problem};
 
 /// A position and the move(s) to play: exactly one of `move` and `moves`.
@@ -65,6 +67,7 @@ pub struct PlayResponse {
     )
 )]
 pub async fn play(
+    engine: web::Data<Engine>,
     path: web::Path<String>,
     body: JsonBody<PlayRequest>,
 ) -> Result<HttpResponse, ApiError> {
@@ -85,24 +88,41 @@ pub async fn play(
         }
     };
     check_move_count(texts.len())?;
-    let mut pos = parse_position(v, "position", req.position.as_deref())?;
+    let fen = req.position;
+    let answer = engine
+        .run(Work::Request, move |b| {
+            play_within(v, fen.as_deref(), &texts, b)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(answer))
+}
+
+/// Plays `texts` from `fen` (`None` = the start position), charged to `budget`: the work of
+/// the play endpoint.
+pub fn play_within(
+    v: &'static Variant,
+    fen: Option<&str>,
+    texts: &[String],
+    budget: &Budget,
+) -> Result<PlayResponse, ApiError> {
+    let mut pos = parse_position(v, "position", fen)?;
     let mut played = Vec::with_capacity(texts.len());
     for (index, text) in texts.iter().enumerate() {
         let d = v
-            .parse_move(&pos, text)
+            .parse_move_within(&pos, text, budget)
             .map_err(|e| ApiError::bad_move(index, text, e))
-            .map_err(|e| match v.describe_moves(&pos) {
+            .map_err(|e| match v.describe_moves_within(&pos, budget) {
                 Ok(ds) => e.with_legal_moves(ds.into_iter().map(|d| d.notation).collect()),
                 Err(_) => e,
             })?;
         pos = v.play(&pos, &d.mv);
         played.push(d.notation);
     }
-    Ok(HttpResponse::Ok().json(PlayResponse {
+    Ok(PlayResponse {
         variant: v.id().to_string(),
         position: v.fen(&pos),
         moves: played,
         side_to_move: pos.side().into(),
-        status: position_status(v, &pos)?,
-    }))
+        status: position_status(v, &pos, budget)?,
+    })
 }

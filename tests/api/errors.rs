@@ -66,17 +66,28 @@ async fn wrong_json_types_are_a_400_naming_the_field() {
     )
     .await;
     assert_eq!(body["field"], "moves[0]");
-    let body = problem(
-        app.post_json("/v1/variants/international/moves", &json!([1]))
-            .await,
-        400,
-        "invalid-body",
-    )
-    .await;
-    assert!(
-        body["detail"].as_str().unwrap().contains("invalid type"),
-        "{body}"
-    );
+    // Arrays where an object is expected: serde alone would read a struct from an array
+    // (`["W:W28:B23"]` used to be answered 200).
+    for (path, bad) in [
+        ("/v1/variants/international/moves", json!([1])),
+        ("/v1/variants/international/moves", json!(["W:W28:B23"])),
+        (
+            "/v1/variants/international/play",
+            json!(["W:W28:B23", "28x19"]),
+        ),
+        ("/v1/variants/international/judge", json!([null, ["28x19"]])),
+        ("/v1/judge/pdn", json!(["1. 32-28 *"])),
+        ("/v1/variants/international/moves", json!("W:W28:B23")),
+    ] {
+        let body = problem(app.post_json(path, &bad).await, 400, "invalid-body").await;
+        assert!(
+            body["detail"]
+                .as_str()
+                .unwrap()
+                .contains("must be a JSON object"),
+            "{path} {bad}: {body}"
+        );
+    }
     let body = problem(
         app.post_json("/v1/variants/international/moves", &json!({"fen": "W:W1"}))
             .await,

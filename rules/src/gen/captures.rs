@@ -390,6 +390,8 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             // landing cells, only those are allowed.
             let mut allowed = u64::MAX;
             if end - start > 1 {
+                // Each landing probed is work too (a step of the search).
+                self.steps += (end - start) as u32;
                 let mut cont = 0u64;
                 for (j, &l) in ray[start..end].iter().enumerate() {
                     if self.can_continue(l as usize, kind, next.captured, next.n, d) {

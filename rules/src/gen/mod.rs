@@ -14,10 +14,11 @@ use crate::moves::{Move, Route};
 use crate::position::Position;
 use crate::variant::Variant;
 
-/// Default bound on the capture search, in search steps per position. Real games stay far
-/// below it (the richest published positions need a few thousand); only constructed
+/// Default bound on the capture search, in search steps per position (a step: a node of the
+/// search, or a landing square a flying king probes for a further capture). Real games stay
+/// far below it (the richest published positions need a few thousand); only constructed
 /// positions with many kings can reach it.
-pub const DEFAULT_CAPTURE_LIMIT: u32 = 2_000_000;
+pub const DEFAULT_CAPTURE_LIMIT: u32 = 8_000_000;
 
 /// Fills `out` with the legal moves of `pos` (cleared first). Allocates only if `out` must
 /// grow.

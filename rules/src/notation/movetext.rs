@@ -10,6 +10,10 @@ use crate::variant::Variant;
 /// Longest move text accepted, in bytes.
 pub const MAX_MOVE_TEXT: usize = 512;
 
+/// Work units charged for reading one move text, beyond the move generation it needs (the
+/// text, the canonical route and notation of the move; about as much CPU as 64 search steps).
+pub const MOVE_TEXT_UNITS: u64 = 64;
+
 /// Why a move text does not name exactly one legal move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
@@ -181,41 +185,41 @@ impl Variant {
     }
 
     fn describe(&self, found: &[Found]) -> Vec<DescribedMove> {
-        let mut squares = Vec::new();
-        found
-            .iter()
-            .map(|f| {
-                let m = &f.mv;
-                let (route, captured) = match &f.route {
-                    Some(r) => {
-                        pdn_squares(self.board(), r.from as usize, &r.jumps, &mut squares);
-                        (
-                            squares.clone(),
-                            r.jumps.iter().map(|j| j.over as usize).collect(),
-                        )
-                    }
-                    None => (vec![m.from as usize, m.to as usize], Vec::new()),
-                };
-                let long = self.squares_text(&route, m.is_capture());
-                let shared = found
-                    .iter()
-                    .filter(|o| o.mv.from == m.from && o.mv.to == m.to)
-                    .count()
-                    > 1;
-                let notation = if shared || route.len() == 2 {
-                    long.clone()
-                } else {
-                    self.squares_text(&[m.from as usize, m.to as usize], m.is_capture())
-                };
-                DescribedMove {
-                    mv: *m,
-                    notation,
-                    long,
-                    route,
-                    captured,
-                }
-            })
+        (0..found.len())
+            .map(|i| self.describe_one(found, i))
             .collect()
+    }
+
+    /// Describes `found[i]` (the others decide whether its short form is ambiguous).
+    fn describe_one(&self, found: &[Found], i: usize) -> DescribedMove {
+        let f = &found[i];
+        let m = &f.mv;
+        let (route, captured) = match &f.route {
+            Some(r) => {
+                let mut squares = Vec::with_capacity(r.jumps.len() + 1);
+                pdn_squares(self.board(), r.from as usize, &r.jumps, &mut squares);
+                (squares, r.jumps.iter().map(|j| j.over as usize).collect())
+            }
+            None => (vec![m.from as usize, m.to as usize], Vec::new()),
+        };
+        let long = self.squares_text(&route, m.is_capture());
+        let shared = found
+            .iter()
+            .filter(|o| o.mv.from == m.from && o.mv.to == m.to)
+            .count()
+            > 1;
+        let notation = if shared || route.len() == 2 {
+            long.clone()
+        } else {
+            self.squares_text(&[m.from as usize, m.to as usize], m.is_capture())
+        };
+        DescribedMove {
+            mv: *m,
+            notation,
+            long,
+            route,
+            captured,
+        }
     }
 
     /// Finds the legal move named by `text` (no bound on the total work but the per-position
@@ -241,37 +245,34 @@ impl Variant {
         text: &str,
         budget: &Budget,
     ) -> Result<DescribedMove, MoveError> {
+        budget.charge(MOVE_TEXT_UNITS)?;
         if let Some((file, to)) = self.file_short_form(text) {
             let found = generate_described(self, pos, budget, None)?;
-            let described = self.describe(&found);
-            let matching: Vec<usize> = described
-                .iter()
-                .enumerate()
-                .filter(|(_, d)| {
-                    d.mv.to as usize == to && self.board().xy(d.mv.from as usize).0 == file
+            let matching: Vec<usize> = (0..found.len())
+                .filter(|&i| {
+                    let m = &found[i].mv;
+                    m.to as usize == to && self.board().xy(m.from as usize).0 == file
                 })
-                .map(|(i, _)| i)
                 .collect();
-            return self.one_of(pos, text, &described, matching, false);
+            return self.one_of(pos, text, &found, matching, false);
         }
         let squares = parse_squares(self, text)?;
         let found = generate_described(self, pos, budget, Some(&squares))?;
-        let described = self.describe(&found);
         let named: Vec<usize> = (0..found.len()).filter(|&i| found[i].named).collect();
         if !named.is_empty() || squares.len() > 2 {
+            let (from, to) = (squares[0], squares[squares.len() - 1]);
             let partial = squares.len() > 2
                 && named.is_empty()
-                && described.iter().any(|d| {
-                    d.mv.from as usize == squares[0]
-                        && d.mv.to as usize == squares[squares.len() - 1]
-                });
-            return self.one_of(pos, text, &described, named, partial);
+                && found
+                    .iter()
+                    .any(|f| f.mv.from as usize == from && f.mv.to as usize == to);
+            return self.one_of(pos, text, &found, named, partial);
         }
         let (from, to) = (squares[0], squares[1]);
-        let short: Vec<usize> = (0..described.len())
-            .filter(|&i| described[i].mv.from as usize == from && described[i].mv.to as usize == to)
+        let short: Vec<usize> = (0..found.len())
+            .filter(|&i| found[i].mv.from as usize == from && found[i].mv.to as usize == to)
             .collect();
-        self.one_of(pos, text, &described, short, false)
+        self.one_of(pos, text, &found, short, false)
     }
 
     /// The move at the only index of `matching`, or why there is not exactly one.
@@ -279,13 +280,14 @@ impl Variant {
         &self,
         pos: &Position,
         text: &str,
-        described: &[DescribedMove],
+        found: &[Found],
         matching: Vec<usize>,
         partial_route: bool,
     ) -> Result<DescribedMove, MoveError> {
         match matching.len() {
-            1 => Ok(described[matching[0]].clone()),
+            1 => Ok(self.describe_one(found, matching[0])),
             0 => {
+                let described = self.describe(found);
                 let legal: Vec<String> = described.iter().map(|d| d.notation.clone()).collect();
                 let t = clip(text.trim());
                 let reason = if described.is_empty() {
@@ -305,7 +307,7 @@ impl Variant {
             _ => Err(MoveError::Ambiguous {
                 candidates: matching
                     .iter()
-                    .map(|&i| described[i].long.clone())
+                    .map(|&i| self.describe_one(found, i).long)
                     .collect(),
             }),
         }

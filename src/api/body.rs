@@ -1,0 +1,173 @@
+//! Reading request bodies within their bound, with `Content-Encoding` honoured.
+//!
+//! Every endpoint with a body reads it here, so they all behave the same: a declared length
+//! over the bound is refused before anything is read (413); the bytes are read up to the bound
+//! (413 past it); a body sent with `Content-Encoding: gzip`, `x-gzip`, `deflate`, `br` or `zstd`
+//! (or a list of them) is decoded with its decoded size bounded by the same limit (413, saying
+//! that the *decoded* body is too large); any other encoding is refused with 415
+//! `unsupported-content-encoding`, never read as plain text.
+
+use std::io::Read;
+
+use actix_web::dev::Payload;
+use actix_web::http::header;
+use actix_web::http::StatusCode;
+use actix_web::web::Bytes;
+use actix_web::{FromRequest, HttpRequest};
+
+use crate::errors::ApiError;
+
+/// The content codings a request body may use.
+pub const SUPPORTED_ENCODINGS: &str = "gzip, x-gzip, deflate, br, zstd, identity";
+
+/// Most content codings applied to one body.
+const MAX_CODINGS: usize = 3;
+
+/// A content coding of a request body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coding {
+    Gzip,
+    Deflate,
+    Brotli,
+    Zstd,
+}
+
+/// The codings of the `Content-Encoding` header, in the order they were applied (`identity`
+/// dropped), or the 415 problem for one this service does not know.
+pub fn codings(req: &HttpRequest) -> Result<Vec<Coding>, ApiError> {
+    let mut out = Vec::new();
+    for value in req.headers().get_all(header::CONTENT_ENCODING) {
+        let text = String::from_utf8_lossy(value.as_bytes());
+        for token in text.split(',') {
+            let token = token.trim().to_ascii_lowercase();
+            let coding = match token.as_str() {
+                "" | "identity" => continue,
+                "gzip" | "x-gzip" => Coding::Gzip,
+                "deflate" => Coding::Deflate,
+                "br" => Coding::Brotli,
+                "zstd" => Coding::Zstd,
+                other => return Err(unsupported_encoding(other)),
+            };
+            out.push(coding);
+        }
+    }
+    if out.len() > MAX_CODINGS {
+        return Err(unsupported_encoding(&format!(
+            "{} codings applied one over the other (at most {MAX_CODINGS})",
+            out.len()
+        )));
+    }
+    Ok(out)
+}
+
+/// 415: a `Content-Encoding` this service does not decode.
+pub fn unsupported_encoding(what: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "unsupported-content-encoding",
+        "Unsupported content encoding",
+        format!(
+            "the request body's Content-Encoding '{}' is not supported; use one of: \
+             {SUPPORTED_ENCODINGS}",
+            crate::errors::clip(what)
+        ),
+    )
+    .with_field("Content-Encoding")
+}
+
+/// The length the client declared, if any.
+pub fn declared_length(req: &HttpRequest) -> Option<usize> {
+    req.headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<usize>().ok())
+}
+
+/// How a body was too large: sent (`decoded == false`) or once decoded.
+pub type TooLarge = fn(length: Option<usize>, limit: usize, decoded: bool) -> ApiError;
+
+/// Reads the raw body (at most `limit` bytes) of a request whose codings were checked with
+/// [`codings`].
+pub async fn read_raw(
+    req: &HttpRequest,
+    payload: &mut Payload,
+    limit: usize,
+    too_large: TooLarge,
+) -> Result<Bytes, ApiError> {
+    let declared = declared_length(req);
+    if let Some(n) = declared {
+        if n > limit {
+            return Err(too_large(Some(n), limit, false));
+        }
+    }
+    let stream = actix_web::web::Payload::from_request(req, payload)
+        .await
+        .map_err(|e| ApiError::invalid_body(format!("the request body could not be read: {e}")))?;
+    read_stream(stream, declared, limit, too_large).await
+}
+
+/// Reads a body stream (at most `limit` bytes).
+pub async fn read_stream(
+    stream: actix_web::web::Payload,
+    declared: Option<usize>,
+    limit: usize,
+    too_large: TooLarge,
+) -> Result<Bytes, ApiError> {
+    if let Some(n) = declared {
+        if n > limit {
+            return Err(too_large(Some(n), limit, false));
+        }
+    }
+    match stream.to_bytes_limited(limit).await {
+        Ok(Ok(b)) => Ok(b),
+        Ok(Err(e)) => Err(ApiError::invalid_body(format!(
+            "the request body could not be read: {e}"
+        ))),
+        Err(_) => Err(too_large(declared, limit, false)),
+    }
+}
+
+/// Undoes `codings` (applied in that order) with the decoded size bounded by `limit`.
+/// CPU-bound: run it off the I/O workers for large bodies.
+pub fn decode(
+    raw: Bytes,
+    codings: &[Coding],
+    limit: usize,
+    too_large: TooLarge,
+) -> Result<Bytes, ApiError> {
+    let mut body = raw;
+    for coding in codings.iter().rev() {
+        let input: &[u8] = &body;
+        let reader: Box<dyn Read + '_> = match coding {
+            Coding::Gzip => Box::new(flate2::read::MultiGzDecoder::new(input)),
+            Coding::Deflate => Box::new(flate2::read::ZlibDecoder::new(input)),
+            Coding::Brotli => Box::new(brotli::Decompressor::new(input, 4096)),
+            Coding::Zstd => {
+                let mut d = zstd::stream::read::Decoder::new(input).map_err(corrupt)?;
+                // A frame may ask for a window of up to 2 GiB; 8 MiB covers every body this
+                // service accepts.
+                d.window_log_max(23).map_err(corrupt)?;
+                Box::new(d)
+            }
+        };
+        let mut out = Vec::new();
+        reader
+            .take(limit as u64 + 1)
+            .read_to_end(&mut out)
+            .map_err(corrupt)?;
+        if out.len() > limit {
+            return Err(too_large(None, limit, true));
+        }
+        body = Bytes::from(out);
+    }
+    Ok(body)
+}
+
+fn corrupt(e: std::io::Error) -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "invalid-encoding",
+        "Body does not match its content encoding",
+        format!("the request body could not be decoded as its Content-Encoding says: {e}"),
+    )
+}

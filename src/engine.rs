@@ -1,0 +1,358 @@
+//! Engine work off the I/O workers, within a budget.
+//!
+//! Every endpoint that runs the rules engine hands its work to [`Engine::run`] as a closure of a
+//! [`Budget`]. The work is first tried on the I/O worker with a small slice of the budget
+//! ([`EngineConfig::inline_units`], about a millisecond): the common cheap request (the moves of
+//! a position, a short game) is answered there, without a thread hop. Work that needs more is
+//! started again from scratch on the engine pool with the request's whole budget, so its
+//! answer does not depend on where it ran. The pool has [`EngineConfig::max_jobs`] threads at a
+//! lower scheduling priority than the I/O workers; a request that finds every slot busy is not
+//! queued: it is answered at once 503 `overloaded` with `Retry-After`. A job whose request is
+//! dropped (the request timed out, the client left) is cancelled through its budget and stops
+//! within a few milliseconds.
+//!
+//! So no request costs more than its budget, the I/O workers (and with them `/healthz`,
+//! `/readyz` and `/metrics`) are never busy with engine work for more than a slice at a time,
+//! and the memory of the engine work is bounded by the number of slots.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+
+use arbiter_rules::Budget;
+
+use crate::errors::ApiError;
+
+/// Default work budget of a `/moves`, `/play` or `/judge` request, in work units (about half a
+/// second of CPU). The heaviest real game of the test archives needs under 1 % of it; the
+/// heaviest legal position we know (22 flying kings on a Frisian board) needs 6.2 million.
+pub const DEFAULT_WORK_BUDGET: u64 = 10_000_000;
+/// Default work budget of a `/v1/judge/pdn` request (up to 200 games), in work units (one to
+/// two seconds of CPU). The heaviest 200 real games of the test archives need under a tenth of
+/// it (`tests/budgets.rs`).
+pub const DEFAULT_PDN_WORK_BUDGET: u64 = 25_000_000;
+/// Work tried on the I/O worker before a request moves to the engine pool.
+pub const DEFAULT_INLINE_UNITS: u64 = 20_000;
+/// `Retry-After` of an `overloaded` answer, in seconds.
+pub const RETRY_AFTER_SECS: u64 = 1;
+
+/// How engine work is bounded and where it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// Engine jobs running at once (the pool's threads); more are refused 503 `overloaded`.
+    pub max_jobs: usize,
+    /// Budget of a `/moves`, `/play` or `/judge` request, in work units.
+    pub work_budget: u64,
+    /// Budget of a `/v1/judge/pdn` request, in work units.
+    pub pdn_work_budget: u64,
+    /// Work tried on the I/O worker first.
+    pub inline_units: u64,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            max_jobs: default_max_jobs(),
+            work_budget: DEFAULT_WORK_BUDGET,
+            pdn_work_budget: DEFAULT_PDN_WORK_BUDGET,
+            inline_units: DEFAULT_INLINE_UNITS,
+        }
+    }
+}
+
+/// One engine slot per CPU the process may use (cgroup quotas included).
+pub fn default_max_jobs() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
+}
+
+/// Which budget a request gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// `/moves`, `/play`, `/judge`.
+    Request,
+    /// `/v1/judge/pdn`.
+    PdnFile,
+}
+
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Counters for `/metrics`.
+#[derive(Debug, Default)]
+pub struct EngineStats {
+    /// Requests answered on the I/O worker.
+    pub inline: AtomicU64,
+    /// Requests run on the engine pool.
+    pub pooled: AtomicU64,
+    /// Requests refused 503 `overloaded`.
+    pub shed: AtomicU64,
+    /// Requests refused 422 `budget-exceeded`.
+    pub over_budget: AtomicU64,
+    /// Work units spent by finished requests.
+    pub units: AtomicU64,
+}
+
+/// The engine pool of a server (shared by all its workers).
+pub struct Engine {
+    config: EngineConfig,
+    jobs: mpsc::Sender<Job>,
+    running: Arc<AtomicUsize>,
+    stats: EngineStats,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("config", &self.config)
+            .field("running", &self.running.load(Ordering::Relaxed))
+            .finish()
+    }
+}
+
+/// Sets the flag when dropped: the request went away, so its job must stop.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Frees a slot when dropped (the job ended, panicked or was never run).
+struct Slot(Arc<AtomicUsize>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl Engine {
+    /// Starts the pool's threads.
+    pub fn start(config: EngineConfig) -> Arc<Engine> {
+        let config = EngineConfig {
+            max_jobs: config.max_jobs.max(1),
+            ..config
+        };
+        let (tx, rx) = mpsc::channel::<Job>();
+        let rx = Arc::new(Mutex::new(rx));
+        for i in 0..config.max_jobs {
+            let rx = rx.clone();
+            std::thread::Builder::new()
+                .name(format!("arbiter-engine-{i}"))
+                .spawn(move || {
+                    lower_priority();
+                    loop {
+                        let job = {
+                            let Ok(rx) = rx.lock() else { return };
+                            match rx.recv() {
+                                Ok(job) => job,
+                                Err(_) => return,
+                            }
+                        };
+                        job();
+                    }
+                })
+                .expect("spawn an engine thread");
+        }
+        Arc::new(Engine {
+            config,
+            jobs: tx,
+            running: Arc::new(AtomicUsize::new(0)),
+            stats: EngineStats::default(),
+        })
+    }
+
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    pub fn stats(&self) -> &EngineStats {
+        &self.stats
+    }
+
+    /// Jobs running on the pool now.
+    pub fn running(&self) -> usize {
+        self.running.load(Ordering::Relaxed)
+    }
+
+    fn limit(&self, work: Work) -> u64 {
+        match work {
+            Work::Request => self.config.work_budget,
+            Work::PdnFile => self.config.pdn_work_budget,
+        }
+    }
+
+    /// Runs `f` within the budget of `work`: first on this thread with a slice of it, then, if
+    /// the slice was not enough, from scratch on the pool with the whole budget (503
+    /// `overloaded` when no slot is free).
+    pub async fn run<T, F>(&self, work: Work, f: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: Fn(&Budget) -> Result<T, ApiError> + Send + Sync + 'static,
+    {
+        let limit = self.limit(work);
+        let slice = self.config.inline_units.min(limit);
+        let budget = Budget::new(slice);
+        let first = f(&budget);
+        if first.is_ok() || budget.left() > 0 || slice == limit {
+            self.stats.inline.fetch_add(1, Ordering::Relaxed);
+            self.stats.units.fetch_add(budget.used(), Ordering::Relaxed);
+            if is_over_budget(&first) {
+                self.stats.over_budget.fetch_add(1, Ordering::Relaxed);
+            }
+            return first;
+        }
+        self.stats.units.fetch_add(budget.used(), Ordering::Relaxed);
+        // Admission: a free slot or an immediate refusal.
+        if self.running.fetch_add(1, Ordering::AcqRel) >= self.config.max_jobs {
+            self.running.fetch_sub(1, Ordering::AcqRel);
+            self.stats.shed.fetch_add(1, Ordering::Relaxed);
+            return Err(ApiError::overloaded(self.config.max_jobs, RETRY_AFTER_SECS));
+        }
+        let slot = Slot(self.running.clone());
+        self.stats.pooled.fetch_add(1, Ordering::Relaxed);
+        let cancel = Arc::new(AtomicBool::new(false));
+        let _guard = CancelOnDrop(cancel.clone());
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move || {
+            let budget = Budget::new(limit).with_cancel(cancel);
+            let result = catch_unwind(AssertUnwindSafe(|| f(&budget))).unwrap_or_else(|_| {
+                tracing::error!("engine job panicked");
+                Err(ApiError::from_status(
+                    actix_web::http::StatusCode::INTERNAL_SERVER_ERROR,
+                ))
+            });
+            // The slot is free before the answer is: the client's next request finds it.
+            drop(slot);
+            let _ = tx.send((result, budget.used()));
+        });
+        if self.jobs.send(job).is_err() {
+            // The pool is gone (the server is stopping); the job, and its slot, were dropped.
+            return Err(ApiError::from_status(
+                actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
+            ));
+        }
+        match rx.await {
+            Ok((result, used)) => {
+                self.stats.units.fetch_add(used, Ordering::Relaxed);
+                if is_over_budget(&result) {
+                    self.stats.over_budget.fetch_add(1, Ordering::Relaxed);
+                }
+                result
+            }
+            Err(_) => Err(ApiError::from_status(
+                actix_web::http::StatusCode::INTERNAL_SERVER_ERROR,
+            )),
+        }
+    }
+}
+
+fn is_over_budget<T>(r: &Result<T, ApiError>) -> bool {
+    matches!(r, Err(e) if e.problem().code == "budget-exceeded")
+}
+
+/// Engine threads yield to the I/O workers: nice 10 on Linux (a no-op elsewhere).
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority on the calling thread's own id; no memory is shared.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, tid, 10);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbiter_rules::GenError;
+
+    fn spin(units: u64) -> impl Fn(&Budget) -> Result<u64, ApiError> + Send + Sync + 'static {
+        move |b: &Budget| {
+            for _ in 0..units {
+                b.charge(1).map_err(|e| ApiError::engine(&e))?;
+            }
+            Ok(units)
+        }
+    }
+
+    fn config(max_jobs: usize) -> EngineConfig {
+        EngineConfig {
+            max_jobs,
+            work_budget: 1_000,
+            pdn_work_budget: 10_000,
+            inline_units: 10,
+        }
+    }
+
+    #[actix_web::test]
+    async fn cheap_work_runs_inline_and_heavy_work_on_the_pool() {
+        let e = Engine::start(config(1));
+        assert_eq!(e.run(Work::Request, spin(5)).await.unwrap(), 5);
+        assert_eq!(e.stats().inline.load(Ordering::Relaxed), 1);
+        assert_eq!(e.run(Work::Request, spin(500)).await.unwrap(), 500);
+        assert_eq!(e.stats().pooled.load(Ordering::Relaxed), 1);
+        // Over the whole budget: the deterministic 422 naming the budget, not the slice.
+        let err = e.run(Work::Request, spin(5_000)).await.unwrap_err();
+        assert_eq!(err.problem().code, "budget-exceeded");
+        assert_eq!(err.problem().limit, Some(1_000));
+        assert_eq!(e.run(Work::PdnFile, spin(5_000)).await.unwrap(), 5_000);
+        assert_eq!(e.running(), 0);
+    }
+
+    #[actix_web::test]
+    async fn a_full_pool_sheds_at_once() {
+        let e = Engine::start(config(1));
+        let gate = Arc::new(AtomicBool::new(false));
+        let g = gate.clone();
+        let e2 = e.clone();
+        let blocker = actix_web::rt::spawn(async move {
+            e2.run(Work::Request, move |b: &Budget| {
+                b.charge(11).map_err(|e| ApiError::engine(&e))?;
+                while !g.load(Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                Ok(())
+            })
+            .await
+        });
+        while e.running() == 0 {
+            actix_web::rt::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
+        let err = e.run(Work::Request, spin(500)).await.unwrap_err();
+        assert_eq!(err.problem().code, "overloaded");
+        assert_eq!(err.status().as_u16(), 503);
+        // Cheap work still runs on the I/O worker.
+        assert!(e.run(Work::Request, spin(3)).await.is_ok());
+        gate.store(true, Ordering::Relaxed);
+        blocker.await.unwrap().unwrap();
+        assert_eq!(e.stats().shed.load(Ordering::Relaxed), 1);
+    }
+
+    #[actix_web::test]
+    async fn a_dropped_request_cancels_its_job() {
+        // No inline slice: the job goes to the pool at once.
+        let e = Engine::start(EngineConfig {
+            inline_units: 0,
+            ..config(1)
+        });
+        let run = e.run(Work::PdnFile, move |b: &Budget| {
+            b.charge(1).map_err(|e| ApiError::engine(&e))?;
+            loop {
+                match b.charge(0) {
+                    Err(GenError::Cancelled) => return Ok(()),
+                    Err(other) => return Err(ApiError::engine(&other)),
+                    Ok(()) => std::thread::sleep(std::time::Duration::from_millis(1)),
+                }
+            }
+        });
+        let timed = actix_web::rt::time::timeout(std::time::Duration::from_millis(50), run).await;
+        assert!(timed.is_err(), "the job runs until cancelled");
+        // The timeout dropped the request: the slot is freed once the job sees the flag.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while e.running() != 0 {
+            assert!(std::time::Instant::now() < deadline, "job not cancelled");
+            actix_web::rt::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! The default work budgets are set from measurements: every real game of
+//! `../shared/data/pdn/` (judged as `/judge` does) and every 200-game slice of each file (judged
+//! as `/v1/judge/pdn` does) must need at most a tenth of its budget, and the heaviest requests
+//! an attacker can send must hit the budget instead of running for seconds.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use arbiter::api::pdn::{judge_pdn_text, MAX_GAMES};
+use arbiter::engine::{DEFAULT_PDN_WORK_BUDGET, DEFAULT_WORK_BUDGET};
+use arbiter_rules::adjudication::judge_pdn_game;
+use arbiter_rules::notation::pdn::parse_pdn;
+use arbiter_rules::{variant, Budget};
+
+/// Every budget keeps this margin over the heaviest real use.
+const MARGIN: u64 = 10;
+
+fn pdn_files() -> Vec<(String, PathBuf)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pdn");
+    let mut out = Vec::new();
+    let Ok(dirs) = std::fs::read_dir(&root) else {
+        return out;
+    };
+    for d in dirs.flatten().filter(|d| d.path().is_dir()) {
+        let folder = d.file_name().to_string_lossy().to_string();
+        for f in std::fs::read_dir(d.path()).unwrap().flatten() {
+            if f.path().extension().is_some_and(|e| e == "pdn") {
+                out.push((folder.clone(), f.path()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn real_games_fit_the_budgets_with_a_wide_margin() {
+    let files = pdn_files();
+    if files.is_empty() {
+        eprintln!("../shared/data/pdn not found; skipped");
+        return;
+    }
+    let (mut heaviest_game, mut heaviest_slice) = ((0u64, String::new()), (0u64, String::new()));
+    let (mut units, mut games) = (0u64, 0usize);
+    let started = Instant::now();
+    for (folder, path) in &files {
+        let v = variant(folder).unwrap();
+        let bytes = std::fs::read(path).unwrap();
+        let text = arbiter::api::pdn::decode_pdn(&bytes);
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        for (i, game) in parse_pdn(&text).iter().enumerate() {
+            let b = Budget::unlimited();
+            let _ = judge_pdn_game(game, Some(v), 1000, &b);
+            units += b.used();
+            games += 1;
+            if b.used() > heaviest_game.0 {
+                heaviest_game = (b.used(), format!("{name} game {i}"));
+            }
+        }
+        // The file as /v1/judge/pdn would get it, in slices of at most 200 games.
+        let blocks: Vec<&str> = text.split("\n[Event").collect();
+        for chunk in blocks.chunks(MAX_GAMES) {
+            let slice = chunk.join("\n[Event");
+            let b = Budget::unlimited();
+            let _ = judge_pdn_text(&slice, Some(v), usize::MAX, &b);
+            if b.used() > heaviest_slice.0 {
+                heaviest_slice = (b.used(), name.clone());
+            }
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!(
+        "{games} games, {units} units in {seconds:.2} s (both passes); heaviest game {} units \
+         ({}), heaviest 200-game slice {} units ({})",
+        heaviest_game.0, heaviest_game.1, heaviest_slice.0, heaviest_slice.1
+    );
+    assert!(
+        heaviest_game.0 * MARGIN <= DEFAULT_WORK_BUDGET,
+        "a real game needs {} units, more than a tenth of the request budget",
+        heaviest_game.0
+    );
+    assert!(
+        heaviest_slice.0 * MARGIN <= DEFAULT_PDN_WORK_BUDGET,
+        "200 real games need {} units, more than a tenth of the PDN budget",
+        heaviest_slice.0
+    );
+}
+
+/// The attacks of the hostile-load issue are stopped by the budget, quickly.
+#[test]
+fn heavy_requests_hit_the_budget() {
+    let frisian = "W:WK2:BK3,K7,K8,K9,K12,K17,K18,K19,K20,K21,K24,K28,K29,K33,K35,K36,K38,K39,K41,K42,K44,K45,K49";
+    let game = format!("[GameType \"40\"]\n[FEN \"{frisian}\"]\n1. 2-7 *\n\n");
+    let file = game.repeat(200);
+    let b = Budget::new(DEFAULT_PDN_WORK_BUDGET);
+    let started = Instant::now();
+    let err = judge_pdn_text(&file, None, MAX_GAMES, &b).unwrap_err();
+    eprintln!(
+        "200 Frisian games: {} after {} units, {:.2} s",
+        err.problem().code,
+        b.used(),
+        started.elapsed().as_secs_f64()
+    );
+    assert_eq!(err.problem().code, "budget-exceeded");
+    assert_eq!(err.problem().limit, Some(DEFAULT_PDN_WORK_BUDGET));
+    // One such game alone is judged within the request budget.
+    let b = Budget::new(DEFAULT_WORK_BUDGET);
+    let started = Instant::now();
+    let one = judge_pdn_text(&game, None, MAX_GAMES, &b).unwrap();
+    eprintln!(
+        "1 Frisian game: {} units, {:.3} s",
+        b.used(),
+        started.elapsed().as_secs_f64()
+    );
+    assert_eq!(one.summary.judged, 1);
+    let b = Budget::unlimited();
+    let started = Instant::now();
+    arbiter::api::moves::list_moves_within(variant("frisian").unwrap(), Some(frisian), &b).unwrap();
+    eprintln!(
+        "Frisian moves: {} units, {:.3} s",
+        b.used(),
+        started.elapsed().as_secs_f64()
+    );
+}
