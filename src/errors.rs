@@ -86,6 +86,8 @@ pub struct ApiError {
     problem: Box<Problem>,
     allow: Option<&'static str>,
     retry_after: Option<u64>,
+    /// Set on errors answered outside the request-id middleware (the request timeout).
+    request_id: Option<String>,
 }
 
 impl ApiError {
@@ -111,7 +113,14 @@ impl ApiError {
             }),
             allow: None,
             retry_after: None,
+            request_id: None,
         }
+    }
+
+    /// The request id to answer with (for errors answered outside the request-id middleware).
+    pub fn with_request_id(mut self, id: Option<String>) -> Self {
+        self.request_id = id;
+        self
     }
 
     /// The problem document.
@@ -419,6 +428,9 @@ impl ResponseError for ApiError {
         }
         if let Some(secs) = self.retry_after {
             res.insert_header((header::RETRY_AFTER, secs.to_string()));
+        }
+        if let Some(id) = &self.request_id {
+            res.insert_header((crate::REQUEST_ID_HEADER, id.as_str()));
         }
         let body = serde_json::to_vec(&self.problem).unwrap_or_else(|_| b"{}".to_vec());
         res.body(body)

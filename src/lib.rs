@@ -11,14 +11,16 @@ pub mod errors;
 pub mod lifecycle;
 pub mod metrics;
 pub mod openapi;
+pub mod server;
 pub mod telemetry;
 
 use std::net::TcpListener;
 
+use actix_service::{IntoServiceFactory, ServiceFactoryExt};
 use actix_web::dev::{Server, Service};
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::middleware::ErrorHandlers;
-use actix_web::{web, App, HttpMessage, HttpRequest, HttpResponse, HttpServer};
+use actix_web::{web, App, HttpMessage, HttpRequest, HttpResponse};
 use tracing_actix_web::{RequestId, TracingLogger};
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -39,7 +41,7 @@ pub fn build(config: &Config) -> std::io::Result<(Server, u16)> {
     let shutdown = web::Data::new(config.shutdown.clone());
     let metrics = web::Data::new(metrics::Metrics::new());
     let engine = web::Data::from(engine::Engine::start(config.engine));
-    let mut server = HttpServer::new(move || {
+    let make_app = move || {
         App::new()
             .app_data(BodyLimit(body_limit))
             .app_data(shutdown.clone())
@@ -88,20 +90,50 @@ pub fn build(config: &Config) -> std::io::Result<(Server, u16)> {
             .default_service(web::to(|req: HttpRequest| async move {
                 Err::<HttpResponse, ApiError>(ApiError::not_found(req.path()))
             }))
-    })
-    .client_request_timeout(config.request_timeout)
-    .keep_alive(if config.keep_alive.is_zero() {
+    };
+    let local_addr = listener.local_addr()?;
+    let keep_alive = if config.keep_alive.is_zero() {
         actix_web::http::KeepAlive::Disabled
     } else {
         actix_web::http::KeepAlive::Timeout(config.keep_alive)
-    })
-    .shutdown_timeout(config.shutdown_timeout.as_secs())
-    .disable_signals()
-    .listen(listener)?;
+    };
+    let client_request_timeout = config.request_timeout;
+    let bare_text = std::sync::Arc::new(server::BareErrorText {
+        head_timeout_secs: config.request_timeout.as_secs(),
+    });
+    let mut builder = actix_server::Server::build()
+        .shutdown_timeout(config.shutdown_timeout.as_secs())
+        .disable_signals();
     if let Some(n) = config.workers {
-        server = server.workers(n);
+        builder = builder.workers(n);
     }
-    Ok((server.run(), port))
+    let graceful = builder.graceful_shutdown_signal();
+    let builder = builder.listen("arbiter", listener, move || {
+        let graceful = graceful.clone();
+        let bare_text = bare_text.clone();
+        let app = make_app()
+            .into_factory()
+            .map_err(|err: actix_web::Error| err.error_response());
+        let http = actix_http::HttpService::build()
+            .keep_alive(keep_alive)
+            .client_request_timeout(client_request_timeout)
+            .local_addr(local_addr)
+            .graceful_shutdown_signal(move || {
+                let graceful = graceful.clone();
+                async move { graceful.notified().await }
+            })
+            .h1(actix_service::map_config(app, |_| {
+                actix_web::dev::AppConfig::default()
+            }));
+        actix_service::fn_service(move |io: actix_web::rt::net::TcpStream| {
+            std::future::ready(Ok::<_, actix_http::error::DispatchError>(server::accept(
+                io,
+                bare_text.clone(),
+            )))
+        })
+        .and_then(http)
+    })?;
+    Ok((builder.run(), port))
 }
 
 /// Builds the server for `config` and serves until SIGTERM or SIGINT, then shuts down

@@ -19,11 +19,16 @@ pub async fn timeout(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody + 'static>, actix_web::Error> {
+    use actix_web::HttpMessage;
+    let id = req
+        .extensions()
+        .get::<tracing_actix_web::RequestId>()
+        .map(|id| id.to_string());
     match actix_web::rt::time::timeout(limit, next.call(req)).await {
         Ok(res) => res,
         Err(_) => {
             tracing::warn!(timeout_seconds = limit.as_secs(), "request timed out");
-            Err(ApiError::request_timeout(limit).into())
+            Err(ApiError::request_timeout(limit).with_request_id(id).into())
         }
     }
 }

@@ -233,12 +233,97 @@ pub async fn record(
 }
 
 /// `GET /metrics`: the Prometheus text exposition.
-pub async fn metrics(metrics: web::Data<Metrics>) -> HttpResponse {
+pub async fn metrics(
+    metrics: web::Data<Metrics>,
+    engine: web::Data<crate::engine::Engine>,
+) -> HttpResponse {
+    let mut text = metrics.render();
+    render_engine(&engine, &mut text);
+    render_process(&mut text);
     HttpResponse::Ok()
         .insert_header(ContentType(
             "text/plain; version=0.0.4; charset=utf-8"
                 .parse()
                 .expect("valid media type"),
         ))
-        .body(metrics.render())
+        .body(text)
+}
+
+/// The engine pool's gauges and counters.
+fn render_engine(engine: &crate::engine::Engine, out: &mut String) {
+    use std::sync::atomic::Ordering::Relaxed;
+    let s = engine.stats();
+    let _ = write!(
+        out,
+        "# HELP arbiter_engine_slots Engine jobs that may run at once (ARBITER_MAX_JOBS).\n\
+         # TYPE arbiter_engine_slots gauge\n\
+         arbiter_engine_slots {}\n\
+         # HELP arbiter_engine_jobs_running Engine jobs running on the pool now.\n\
+         # TYPE arbiter_engine_jobs_running gauge\n\
+         arbiter_engine_jobs_running {}\n\
+         # HELP arbiter_engine_requests_total Requests that ran the engine, by where they were answered.\n\
+         # TYPE arbiter_engine_requests_total counter\n\
+         arbiter_engine_requests_total{{where=\"inline\"}} {}\n\
+         arbiter_engine_requests_total{{where=\"pool\"}} {}\n\
+         # HELP arbiter_engine_rejected_total Requests refused by the engine bounds: overloaded (503) or over budget (422).\n\
+         # TYPE arbiter_engine_rejected_total counter\n\
+         arbiter_engine_rejected_total{{reason=\"overloaded\"}} {}\n\
+         arbiter_engine_rejected_total{{reason=\"budget\"}} {}\n\
+         # HELP arbiter_engine_work_units_total Engine work units spent.\n\
+         # TYPE arbiter_engine_work_units_total counter\n\
+         arbiter_engine_work_units_total {}\n",
+        engine.config().max_jobs,
+        engine.running(),
+        s.inline.load(Relaxed),
+        s.pooled.load(Relaxed),
+        s.shed.load(Relaxed),
+        s.over_budget.load(Relaxed),
+        s.units.load(Relaxed),
+    );
+}
+
+/// Resident memory and CPU time of the process (Linux; nothing elsewhere), under the names of
+/// Prometheus' standard process collector.
+fn render_process(out: &mut String) {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: sysconf has no preconditions.
+        let (page, ticks) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PAGESIZE),
+                libc::sysconf(libc::_SC_CLK_TCK),
+            )
+        };
+        let rss_pages = std::fs::read_to_string("/proc/self/statm")
+            .ok()
+            .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok());
+        if let (Some(pages), true) = (rss_pages, page > 0) {
+            let _ = write!(
+                out,
+                "# HELP process_resident_memory_bytes Resident memory size in bytes.\n\
+                 # TYPE process_resident_memory_bytes gauge\n\
+                 process_resident_memory_bytes {}\n",
+                pages * page as u64
+            );
+        }
+        // utime and stime: fields 14 and 15, counted after the command name's ')'.
+        let cpu = std::fs::read_to_string("/proc/self/stat")
+            .ok()
+            .and_then(|s| {
+                let rest = s.rsplit_once(')')?.1;
+                let f: Vec<&str> = rest.split_whitespace().collect();
+                Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+            });
+        if let (Some(t), true) = (cpu, ticks > 0) {
+            let _ = write!(
+                out,
+                "# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.\n\
+                 # TYPE process_cpu_seconds_total counter\n\
+                 process_cpu_seconds_total {}\n",
+                t as f64 / ticks as f64
+            );
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = out;
 }

@@ -6,6 +6,7 @@ mod errors;
 mod games;
 mod health;
 mod helpers;
+mod hostile;
 mod metrics;
 mod moves;
 mod openapi;

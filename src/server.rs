@@ -1,0 +1,277 @@
+//! The HTTP/1.1 server under the actix-web app: actix-server and actix-http, put together as
+//! `HttpServer` does, with one addition: every connection is wrapped in [`ProblemIo`], so that
+//! the few answers actix-http writes by itself, before any application code runs, carry a
+//! problem document like every other error of the service.
+//!
+//! Those answers are: 400 for a request it cannot parse (a malformed request line, a URI over
+//! 64 KiB, an invalid header or `Content-Length`), 431 for a request head over 128 KiB or with
+//! more than 96 header fields, and 408 for a request head not received in time. actix-http
+//! writes them with an empty body and closes the connection; it has no hook to change them.
+//! The application itself never answers an error without a `Content-Type`
+//! (`errors::ensure_problem` sees to that), so a 4xx or 5xx head with `content-length: 0` and
+//! no `content-type` can only be one of these, and [`ProblemIo`] rewrites it on its way out.
+
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{ready, Context, Poll};
+
+use actix_web::rt::net::TcpStream;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+
+use crate::errors::Problem;
+
+/// What the rewritten answers say about the server's own bounds.
+#[derive(Clone, Debug)]
+pub struct BareErrorText {
+    /// Seconds a client has to send its request head.
+    pub head_timeout_secs: u64,
+}
+
+/// A connection whose bare error answers are given problem documents.
+pub struct ProblemIo<T> {
+    io: T,
+    text: Arc<BareErrorText>,
+    /// Bytes still to write in place of a rewritten answer.
+    pending: Vec<u8>,
+    written: usize,
+}
+
+impl<T> ProblemIo<T> {
+    pub fn new(io: T, text: Arc<BareErrorText>) -> Self {
+        ProblemIo {
+            io,
+            text,
+            pending: Vec::new(),
+            written: 0,
+        }
+    }
+}
+
+/// Accepts a TCP connection: no Nagle delay, the peer address, the problem-writing wrapper.
+pub fn accept(
+    io: TcpStream,
+    text: Arc<BareErrorText>,
+) -> (ProblemIo<TcpStream>, Option<std::net::SocketAddr>) {
+    let peer = io.peer_addr().ok();
+    let _ = io.set_nodelay(true);
+    (ProblemIo::new(io, text), peer)
+}
+
+impl<T: AsyncWrite + Unpin> ProblemIo<T> {
+    /// Writes what is left of a rewritten answer.
+    fn drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while self.written < self.pending.len() {
+            let n = ready!(Pin::new(&mut self.io).poll_write(cx, &self.pending[self.written..]))?;
+            if n == 0 {
+                return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+            }
+            self.written += n;
+        }
+        self.pending.clear();
+        self.written = 0;
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for ProblemIo<T> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.io).poll_read(cx, buf)
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for ProblemIo<T> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        ready!(self.drain(cx))?;
+        match find_bare_error(buf) {
+            Some(bare) if bare.start == 0 => {
+                self.pending = rewrite(&buf[..bare.end], bare.status, &self.text);
+                self.written = 0;
+                // The answer's bytes are taken; what the socket does not take now is written
+                // by the next write, flush or shutdown.
+                if let Poll::Ready(Err(e)) = self.drain(cx) {
+                    return Poll::Ready(Err(e));
+                }
+                Poll::Ready(Ok(bare.end))
+            }
+            Some(bare) => Pin::new(&mut self.io).poll_write(cx, &buf[..bare.start]),
+            None => Pin::new(&mut self.io).poll_write(cx, buf),
+        }
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        ready!(self.drain(cx))?;
+        Pin::new(&mut self.io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        ready!(self.drain(cx))?;
+        Pin::new(&mut self.io).poll_shutdown(cx)
+    }
+}
+
+/// A bare error answer found in outgoing bytes: `buf[start..end]` is its head.
+#[derive(Debug, PartialEq, Eq)]
+struct Bare {
+    start: usize,
+    end: usize,
+    status: u16,
+}
+
+/// The first response head in `buf` with a 4xx/5xx status, `content-length: 0` and no
+/// `content-type` (actix-http writes lower-case header names).
+fn find_bare_error(buf: &[u8]) -> Option<Bare> {
+    let mut from = 0;
+    while let Some(at) = find(&buf[from..], b"HTTP/1.") {
+        let start = from + at;
+        from = start + 1;
+        let head = &buf[start..];
+        if head.len() < 13 || !matches!(head[7], b'0' | b'1') || head[8] != b' ' {
+            continue;
+        }
+        let digits = &head[9..12];
+        if !digits.iter().all(u8::is_ascii_digit) || !matches!(digits[0], b'4' | b'5') {
+            continue;
+        }
+        let Some(len) = find(head, b"\r\n\r\n") else {
+            continue;
+        };
+        let fields = &head[..len + 2];
+        if find(fields, b"\r\ncontent-length: 0\r\n").is_none()
+            || find(fields, b"\r\ncontent-type:").is_some()
+        {
+            continue;
+        }
+        let status = digits.iter().fold(0u16, |n, d| n * 10 + (d - b'0') as u16);
+        return Some(Bare {
+            start,
+            end: start + len + 4,
+            status,
+        });
+    }
+    None
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// The problem document for a bare answer of `status`.
+pub fn bare_problem(status: u16, text: &BareErrorText) -> Problem {
+    let (code, title, detail) = match status {
+        400 => (
+            "bad-request",
+            "Bad request",
+            "the request is not valid HTTP/1.1: a malformed request line, a URI longer than \
+             64 KiB, an invalid header or an invalid Content-Length"
+                .to_string(),
+        ),
+        408 => (
+            "request-head-timeout",
+            "Request head timeout",
+            format!(
+                "the request head was not received within {} s",
+                text.head_timeout_secs
+            ),
+        ),
+        431 => (
+            "request-header-fields-too-large",
+            "Request header fields too large",
+            "the request head is larger than 128 KiB or has more than 96 header fields".to_string(),
+        ),
+        s if s >= 500 => (
+            "internal",
+            "Internal server error",
+            "the server failed to answer this request".to_string(),
+        ),
+        _ => (
+            "client-error",
+            "Client error",
+            "the request failed".to_string(),
+        ),
+    };
+    let e = crate::errors::ApiError::new(
+        actix_web::http::StatusCode::from_u16(status)
+            .unwrap_or(actix_web::http::StatusCode::BAD_REQUEST),
+        code,
+        title,
+        detail,
+    );
+    e.problem().clone()
+}
+
+/// The head with the problem document's type and length, then the document.
+fn rewrite(head: &[u8], status: u16, text: &BareErrorText) -> Vec<u8> {
+    let body = serde_json::to_vec(&bare_problem(status, text)).unwrap_or_else(|_| b"{}".to_vec());
+    let head = String::from_utf8_lossy(head);
+    let mut out = Vec::with_capacity(head.len() + body.len() + 64);
+    for line in head.split("\r\n").filter(|l| !l.is_empty()) {
+        if line.eq_ignore_ascii_case("content-length: 0") {
+            out.extend_from_slice(
+                format!(
+                    "content-type: {}\r\ncontent-length: {}\r\n",
+                    crate::errors::PROBLEM_JSON,
+                    body.len()
+                )
+                .as_bytes(),
+            );
+        } else {
+            out.extend_from_slice(line.as_bytes());
+            out.extend_from_slice(b"\r\n");
+        }
+    }
+    out.extend_from_slice(b"\r\n");
+    out.extend_from_slice(&body);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_only_bare_error_heads() {
+        let bare = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\nconnection: close\r\ndate: x\r\n\r\n";
+        assert_eq!(
+            find_bare_error(bare),
+            Some(Bare {
+                start: 0,
+                end: bare.len(),
+                status: 431
+            })
+        );
+        let ours = b"HTTP/1.1 400 Bad Request\r\ncontent-length: 2\r\ncontent-type: application/problem+json\r\n\r\n{}";
+        assert_eq!(find_bare_error(ours), None);
+        let ok = b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n";
+        assert_eq!(find_bare_error(ok), None);
+        // After a pipelined answer.
+        let mut two = ours.to_vec();
+        two.extend_from_slice(bare);
+        assert_eq!(find_bare_error(&two).map(|b| b.start), Some(ours.len()));
+    }
+
+    #[test]
+    fn rewrites_with_a_problem_document() {
+        let text = BareErrorText {
+            head_timeout_secs: 10,
+        };
+        let head = b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+        let out = String::from_utf8(rewrite(head, 400, &text)).unwrap();
+        let (h, body) = out.split_once("\r\n\r\n").unwrap();
+        assert!(h.starts_with("HTTP/1.1 400 Bad Request\r\n"));
+        assert!(h.contains("content-type: application/problem+json"));
+        assert!(h.contains(&format!("content-length: {}", body.len())));
+        assert!(h.contains("connection: close"));
+        let p: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(p["status"], 400);
+        assert_eq!(p["code"], "bad-request");
+    }
+}
