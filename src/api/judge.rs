@@ -64,7 +64,7 @@ impl ClaimedResult {
 }))]
 pub struct JudgeRequest {
     /// FEN of the position the game starts from; omitted = the variant's start position.
-    #[schema(example = "W:W31-50:B1-20")]
+    #[schema(example = "W:W31-50:B1-20", min_length = 1, max_length = 4096)]
     pub start_position: Option<String>,
     /// The moves of the game in order, short or long notation (at most 1000: the same
     /// per-game bound as a game of `POST /v1/judge/pdn`, and the same `too-many-moves` code).
@@ -275,8 +275,9 @@ fn check_claim(v: &Variant, claimed: ClaimedResult, j: &Judgement) -> Claim {
         (status = 400, description = "Malformed JSON, wrong field types, unknown claimed result or invalid FEN", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body larger than 256 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "More than 1000 moves, or capture enumeration bound exceeded", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json, or with a Content-Encoding other than gzip, deflate, br or zstd", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "More than 1000 moves, more engine work than the budget (`budget-exceeded`), or capture enumeration bound exceeded", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Every engine slot of the replica is busy (`overloaded`, with a `Retry-After` header; nothing was started), or the request timed out (`request-timeout`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn judge(

@@ -18,7 +18,7 @@ pub const UNITS_PER_LISTED_MOVE: u64 = 50;
 #[schema(example = json!({"position": "W:W31-50:B1-20"}))]
 pub struct MovesRequest {
     /// FEN of the position; omitted = the variant's start position.
-    #[schema(example = "W:W31-50:B1-20")]
+    #[schema(example = "W:W31-50:B1-20", min_length = 1, max_length = 4096)]
     pub position: Option<String>,
 }
 
@@ -28,7 +28,7 @@ pub struct MovesRequest {
 #[into_params(parameter_in = Query)]
 pub struct MovesQuery {
     /// FEN of the position; omitted = the variant's start position.
-    #[param(example = "W:W31-50:B1-20")]
+    #[param(example = "W:W31-50:B1-20", min_length = 1, max_length = 4096)]
     pub position: Option<String>,
 }
 
@@ -149,7 +149,8 @@ fn moves_response(answer: MovesResponse) -> HttpResponse {
         (status = 200, description = "The position, its status and its legal moves", body = MovesResponse),
         (status = 400, description = "Invalid FEN or query string", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Capture enumeration bound exceeded", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The request needs more engine work than its budget (`budget-exceeded`), or one position's capture search exceeds its bound (`capture-limit`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Every engine slot of the replica is busy (`overloaded`, with a `Retry-After` header; nothing was started), or the request timed out (`request-timeout`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn get_moves(
@@ -174,14 +175,15 @@ pub async fn get_moves(
     path = "/v1/variants/{variant}/moves",
     tag = "moves",
     params(("variant" = String, Path, description = "Variant id", example = "international")),
-    request_body(content = MovesRequest, description = "The position (optional)", content_type = "application/json"),
+    request_body(content = Option<MovesRequest>, description = "The position; optional: an empty body or `{}` means the start position", content_type = "application/json"),
     responses(
         (status = 200, description = "The position, its status and its legal moves", body = MovesResponse),
         (status = 400, description = "Malformed JSON, wrong field types or invalid FEN", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body larger than 256 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Capture enumeration bound exceeded", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json, or with a Content-Encoding other than gzip, deflate, br or zstd", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The request needs more engine work than its budget (`budget-exceeded`), or one position's capture search exceeds its bound (`capture-limit`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Every engine slot of the replica is busy (`overloaded`, with a `Retry-After` header; nothing was started), or the request timed out (`request-timeout`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn post_moves(

@@ -423,12 +423,12 @@ fn is_pdn_text(essence: &str) -> bool {
     request_body(
         description = "PDN text (`text/plain` or `application/x-pdn`, UTF-8 or ISO-8859-1, at most 1 MiB, at most 200 games), or JSON `{\"pdn\", \"variant\"?}`",
         content(
-            ("text/plain", examples(
+            (String = "text/plain", examples(
                 ("international" = (summary = "A short international game (GameType 20)", value = json!("[Event \"Club\"]\n[GameType \"20\"]\n[Result \"*\"]\n1. 32-28 19-23 2. 28x19 14x23 *\n"))),
                 ("russian" = (summary = "A Russian game (GameType 25)", value = json!("[GameType \"25\"]\n[Result \"1-0\"]\n1. c3-d4 f6-g5 2. g3-f4 g5-h4 1-0\n"))),
                 ("bad_move" = (summary = "A game with an illegal move (a capture is compulsory)", value = json!("[GameType \"20\"]\n1. 32-28 19-23 2. 28-22 *\n"))),
             )),
-            ("application/x-pdn"),
+            (String = "application/x-pdn"),
             (PdnRequest = "application/json"),
         )
     ),
@@ -437,8 +437,9 @@ fn is_pdn_text(essence: &str) -> bool {
         (status = 400, description = "Empty body, malformed JSON or wrong field types", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown variant (the problem lists the known ids)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body larger than 1 MiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body neither PDN text nor JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "More than 200 games (`too-many-games`)", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body neither PDN text nor JSON, or with a Content-Encoding other than gzip, deflate, br or zstd", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "More than 200 games (`too-many-games`), or more engine work than the budget of a file (`budget-exceeded`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Every engine slot of the replica is busy (`overloaded`, with a `Retry-After` header; nothing was started), or the request timed out (`request-timeout`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn judge_pdn(

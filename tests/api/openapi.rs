@@ -63,7 +63,17 @@ async fn every_example_is_accepted() {
                 .request(method.to_uppercase().parse().unwrap(), app.url(&url))
                 .query(&query);
             if let Some(content) = op["requestBody"]["content"]["application/json"].as_object() {
-                let schema_ref = content["schema"]["$ref"].as_str().unwrap();
+                // A reference, or an optional body: `oneOf: [null, reference]`.
+                let schema = &content["schema"];
+                let schema_ref = schema["$ref"]
+                    .as_str()
+                    .or_else(|| {
+                        schema["oneOf"]
+                            .as_array()?
+                            .iter()
+                            .find_map(|s| s["$ref"].as_str())
+                    })
+                    .unwrap_or_else(|| panic!("{method} {path}: body schema {schema}"));
                 let name = schema_ref.rsplit('/').next().unwrap();
                 let example = &doc["components"]["schemas"][name]["example"];
                 assert!(
