@@ -40,7 +40,7 @@
 # ABUSE_NORMAL_DELAY_MS=25 (pause between two requests of one normal connection),
 # ABUSE_NORMAL_TIMEOUT=5 (seconds),
 # ABUSE_PDN_CONNECTIONS=4, ABUSE_HEAVY_CONNECTIONS=32, ABUSE_EMPTY_CONNECTIONS=16,
-# ABUSE_BIG_CONNECTIONS=8, ABUSE_REAL_CONNECTIONS=4, ABUSE_PROBE_P99_MS=50,
+# ABUSE_BIG_CONNECTIONS=8, ABUSE_REAL_CONNECTIONS=4 (0 skips a group), ABUSE_PROBE_P99_MS=50,
 # ABUSE_PROBE_INTERVAL_MS=100 (per replica), ABUSE_MAX_RSS_MIB=200,
 # ABUSE_UPSTREAM_PARAMS="max_fails=0" (nginx server parameters), KEEP_TMP=1 keeps the logs.
 set -euo pipefail
@@ -373,7 +373,11 @@ normal() { # phase, seconds
         -s deploy/abuse-mix.lua "$BASE" -- "$NORMAL_DELAY_MS" >"$TMP/normal-$1.out" 2>&1 &
     JOBS+=($!)
 }
-attack() { # phase, seconds, base url, group, connections
+attack() { # phase, seconds, base url, group, connections (0: the group is skipped)
+    if [ "$5" -eq 0 ]; then
+        echo "ABUSEATTACK name=$4 skipped=1" >"$TMP/attack-$1-$4.out"
+        return
+    fi
     wrk -t1 -c"$5" -d"$2s" --timeout "${ATTACK_TIMEOUT}s" -s deploy/abuse-attack.lua "$3" \
         -- "$4" "$TMP/$4.spec" >"$TMP/attack-$1-$4.out" 2>&1 &
     JOBS+=($!)
@@ -507,6 +511,9 @@ for name in ("direct", "lb"):
         d, raw = wrk_line(os.path.join(tmp, f"attack-{name}-{group}.out"), "ABUSEATTACK")
         if d is None:
             failures.append(f"attack/{name}/{group}: no wrk summary: {raw[-300:]!r}")
+            continue
+        if "skipped" in d:
+            print(f"{name:<7} {group:<14} skipped (0 connections)")
             continue
         sock = int(d["connect"]) + int(d["read"]) + int(d["write"])
         print(f"{name:<7} {group:<14} {d['requests']:>8} {sock:>7} {d['timeout']:>7} {d['p50_ms']:>8} {d['p99_ms']:>8} {d['max_ms']:>8}  {d['hist']}")
