@@ -25,7 +25,8 @@
 # (in direct, nginx must route around the attacked replica: a 503 `overloaded` is retried on
 # another replica), and in lb only correct 2xx or 503 `overloaded` (with Retry-After) answers
 # (every replica may be saturated then, and shedding is the contract), never a socket error or
-# a timeout (ABUSE_NORMAL_TIMEOUT seconds; wrk counts a stuck request again every 2 s); every attack answer is one its group allows (never a 5xx other than 503
+# a timeout (ABUSE_NORMAL_TIMEOUT seconds; wrk counts a stuck request again every 2 s);
+# every attack answer is one its group allows (never a 5xx other than 503
 # `overloaded`, never a timeout or socket error; pdn-frisian only 422 `budget-exceeded` or 503
 # `overloaded`, pdn-empty only 422 `too-many-games` or 503 `overloaded`, pdn-real only 200 or 503
 # `overloaded`); the probes' p99 is under ABUSE_PROBE_P99_MS on every replica and endpoint during
