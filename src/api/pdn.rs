@@ -474,9 +474,11 @@ pub async fn judge_pdn(
     )
     .await?;
     let bytes = body::decode(raw, &codings, MAX_PDN_BODY_BYTES, pdn_too_large)?;
-    if bytes.iter().all(u8::is_ascii_whitespace) {
+    // An empty PDN text is a file without games (judged: none); an empty JSON body is not
+    // JSON, and no body at all (nor a Content-Type) is a missing body.
+    if (is_json(&essence) || essence.is_empty()) && bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiError::invalid_body(
-            "the request body is empty; send PDN text or JSON {\"pdn\": ...}",
+            "the request body is missing; send the PDN text (text/plain) or JSON {\"pdn\": ...}",
         ));
     }
     let (text, body_variant) = if is_json(&essence) {

@@ -334,9 +334,8 @@ async fn request_bounds_are_problems() {
     let p = problem(res, 413, "payload-too-large").await;
     assert_eq!(p["limit"], 1024 * 1024);
 
-    let res = app
-        .post_raw(PATH, Some("text/plain"), b"  \n".to_vec())
-        .await;
+    // No body at all (no Content-Type either): 400; an empty PDN text is a file without games.
+    let res = app.post_raw(PATH, None, Vec::new()).await;
     problem(res, 400, "invalid-body").await;
     let res = app
         .post_raw(PATH, Some("application/xml"), b"<pdn/>".to_vec())
@@ -522,4 +521,24 @@ async fn garbage_never_gives_a_server_error() {
         );
         assert!(res.json::<Value>().await.is_ok(), "{shown:?}: JSON answer");
     }
+}
+
+#[tokio::test]
+async fn an_empty_file_has_no_games() {
+    let app = spawn_app().await;
+    for body in ["", "  \n\n", "% only a comment line\n"] {
+        let res = app
+            .post_raw("/v1/judge/pdn", Some("text/plain"), body.into())
+            .await;
+        let answer = ok_json(res).await;
+        assert_eq!(
+            answer["summary"],
+            json!({"games": 0, "judged": 0, "errors": 0}),
+            "{body:?}"
+        );
+    }
+    let res = app
+        .post_raw("/v1/judge/pdn", Some("application/json"), Vec::new())
+        .await;
+    problem(res, 400, "invalid-body").await;
 }
