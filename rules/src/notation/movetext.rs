@@ -2,7 +2,7 @@
 //! each legal move in the canonical form (short when unambiguous, long otherwise).
 
 use crate::budget::Budget;
-use crate::gen::{generate_described, Found, GenError};
+use crate::gen::{generate_described, generate_matching, Found, GenError};
 use crate::moves::{pdn_squares, Move};
 use crate::position::Position;
 use crate::variant::Variant;
@@ -241,6 +241,60 @@ impl Variant {
         text: &str,
         budget: &Budget,
     ) -> Result<DescribedMove, MoveError> {
+        let (described, matching, partial) = self.find_matching(pos, text, budget)?;
+        self.one_of(pos, text, &described, matching, partial)
+    }
+
+    /// Every legal move `text` may name, read as [`Variant::parse_move_within`] reads it: one
+    /// move, or each candidate of an ambiguous text (at least one; otherwise the error says
+    /// why none matches).
+    pub fn matching_moves_within(
+        &self,
+        pos: &Position,
+        text: &str,
+        budget: &Budget,
+    ) -> Result<Vec<DescribedMove>, MoveError> {
+        let (described, matching, partial) = self.find_matching(pos, text, budget)?;
+        if matching.len() < 2 {
+            return self
+                .one_of(pos, text, &described, matching, partial)
+                .map(|d| vec![d]);
+        }
+        Ok(matching.into_iter().map(|i| described[i].clone()).collect())
+    }
+
+    /// The legal captures of which `text` is an *incomplete* long form: start and end right,
+    /// the other squares on one of the move's routes in order, some turning squares left out
+    /// ([`crate::moves::names_route_partly`]). Only texts of three or more squares; a record
+    /// reader's last resort, never used for the service's own input.
+    pub fn partly_named_moves_within(
+        &self,
+        pos: &Position,
+        text: &str,
+        budget: &Budget,
+    ) -> Result<Vec<DescribedMove>, MoveError> {
+        let squares = parse_squares(self, text)?;
+        if squares.len() < 3 {
+            return Ok(Vec::new());
+        }
+        let found = generate_matching(self, pos, budget, Some(&squares), true)?;
+        let described = self.describe(&found);
+        Ok(found
+            .iter()
+            .zip(described)
+            .filter(|(f, _)| f.named && f.mv.is_capture())
+            .map(|(_, d)| d)
+            .collect())
+    }
+
+    /// The legal moves of `pos` described, the indices of those `text` names, and whether the
+    /// text was a long form that names no route of a move with its start and end.
+    fn find_matching(
+        &self,
+        pos: &Position,
+        text: &str,
+        budget: &Budget,
+    ) -> Result<(Vec<DescribedMove>, Vec<usize>, bool), MoveError> {
         if let Some((file, to)) = self.file_short_form(text) {
             let found = generate_described(self, pos, budget, None)?;
             let described = self.describe(&found);
@@ -252,7 +306,7 @@ impl Variant {
                 })
                 .map(|(i, _)| i)
                 .collect();
-            return self.one_of(pos, text, &described, matching, false);
+            return Ok((described, matching, false));
         }
         let squares = parse_squares(self, text)?;
         let found = generate_described(self, pos, budget, Some(&squares))?;
@@ -265,13 +319,13 @@ impl Variant {
                     d.mv.from as usize == squares[0]
                         && d.mv.to as usize == squares[squares.len() - 1]
                 });
-            return self.one_of(pos, text, &described, named, partial);
+            return Ok((described, named, partial));
         }
         let (from, to) = (squares[0], squares[1]);
         let short: Vec<usize> = (0..described.len())
             .filter(|&i| described[i].mv.from as usize == from && described[i].mv.to as usize == to)
             .collect();
-        self.one_of(pos, text, &described, short, false)
+        Ok((described, short, false))
     }
 
     /// The move at the only index of `matching`, or why there is not exactly one.
