@@ -8,7 +8,7 @@
 //! or variation, a broken tag) are reported for that game; the rest of the file is still read
 //! when it can be.
 
-use crate::catalogue::variant;
+use crate::catalogue::variants;
 use crate::variant::Variant;
 
 /// One game of a PDN file, as text.
@@ -613,26 +613,34 @@ pub enum VariantChoice {
     Missing,
 }
 
-/// The variant ids of the PDN GameType numbers (§6.1).
-pub fn variant_for_game_type(number: u32) -> Option<&'static str> {
-    Some(match number {
-        20 => "international",
-        21 => "english",
-        22 => "italian",
-        23 => "pool",
-        25 => "russian",
-        26 => "brazilian",
-        27 => "canadian",
-        28 => "portuguese",
-        29 => "czech",
-        31 => "thai",
-        40 => "frisian",
-        _ => return None,
-    })
+/// The variant of a PDN GameType number (§6.1), read from the catalogue's own GameType tags.
+pub fn variant_for_game_type(number: u32) -> Option<&'static Variant> {
+    variants()
+        .iter()
+        .find(|v| v.game_type_number() == Some(number))
+}
+
+/// The variant a PDN `Variant` tag names: a variant id, or one of the names other software
+/// writes ([`crate::variant::Spec::variant_tags`]), compared without regard to case, spaces,
+/// `_` and `-`.
+pub fn variant_for_tag(value: &str) -> Option<&'static Variant> {
+    let key = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !matches!(c, ' ' | '_' | '-'))
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let wanted = key(value);
+    if wanted.is_empty() {
+        return None;
+    }
+    variants()
+        .iter()
+        .find(|v| key(v.id()) == wanted || v.spec().variant_tags.iter().any(|t| key(t) == wanted))
 }
 
 /// The variant of a game: the explicit choice if given, else its `GameType` tag, else its
-/// `Variant` tag (lidraughts), else `None`.
+/// `Variant` tag (lidraughts, PlayStrategy), else `None`.
 pub fn choose_variant(game: &PdnGame, explicit: Option<&'static Variant>) -> VariantChoice {
     if let Some(v) = explicit {
         return VariantChoice::Found(v);
@@ -640,18 +648,12 @@ pub fn choose_variant(game: &PdnGame, explicit: Option<&'static Variant>) -> Var
     if let Some(gt) = game.tag("GameType") {
         let num = gt.split(',').next().unwrap_or("").trim();
         return match num.parse::<u32>().ok().and_then(variant_for_game_type) {
-            Some(id) => VariantChoice::Found(variant(id).expect("catalogue id")),
+            Some(v) => VariantChoice::Found(v),
             None => VariantChoice::Unsupported(format!("GameType \"{gt}\"")),
         };
     }
     if let Some(name) = game.tag("Variant") {
-        let id = name.trim().to_ascii_lowercase().replace([' ', '_'], "-");
-        let id = match id.as_str() {
-            "standard" | "international-draughts" | "draughts" => "international",
-            "american" | "checkers-english" => "english",
-            other => other,
-        };
-        return match variant(id) {
+        return match variant_for_tag(name) {
             Some(v) => VariantChoice::Found(v),
             None => VariantChoice::Unsupported(format!("Variant \"{name}\"")),
         };
@@ -761,6 +763,44 @@ mod tests {
         assert_eq!(games[3].terminator.as_deref(), Some("4-6"));
         assert_eq!(games[4].tag("Event"), Some("E"));
         assert_eq!(PdnReader::count_games(text), 5);
+    }
+
+    #[test]
+    fn game_types_and_variant_tags_come_from_the_catalogue() {
+        // Every GameType of the catalogue leads back to its variant, and no number is used
+        // twice.
+        for v in variants() {
+            if let Some(n) = v.game_type_number() {
+                assert_eq!(variant_for_game_type(n).map(Variant::id), Some(v.id()));
+            }
+            assert_eq!(variant_for_tag(v.id()).map(Variant::id), Some(v.id()));
+        }
+        let id = |n| variant_for_game_type(n).map(Variant::id);
+        assert_eq!(
+            [20, 21, 22, 23, 25, 26, 27, 28, 29, 31, 40].map(id),
+            [
+                "international",
+                "english",
+                "italian",
+                "pool",
+                "russian",
+                "brazilian",
+                "canadian",
+                "portuguese",
+                "czech",
+                "thai",
+                "frisian"
+            ]
+            .map(Some)
+        );
+        assert_eq!(id(99), None); // lidraughts' private "from position"
+        let tag = |t| variant_for_tag(t).map(Variant::id);
+        assert_eq!(tag("Standard"), Some("international"));
+        assert_eq!(tag("American/English"), Some("english"));
+        assert_eq!(tag("Russian"), Some("russian"));
+        assert_eq!(tag("anti_checkers"), Some("anti-checkers"));
+        assert_eq!(tag("Frysk!!"), None);
+        assert_eq!(tag(""), None);
     }
 
     #[test]
