@@ -66,6 +66,10 @@ enum Command {
         /// Most games judged; a file with more is refused (exit code 2).
         #[arg(long, default_value_t = arbiter::api::pdn::MAX_GAMES)]
         max_games: usize,
+        /// Whose score the results write first: `first-mover` (PDN 3.0: `1-0` is a Black win
+        /// in English, Pool and Thai) or `white-first` (`1-0` is always a White win).
+        #[arg(long, default_value = "first-mover", value_parser = ["first-mover", "white-first"])]
+        result_convention: String,
     },
     /// Print the OpenAPI document (pretty JSON).
     Openapi,
@@ -108,7 +112,8 @@ fn main() -> ExitCode {
             file,
             variant,
             max_games,
-        } => judge(&file, variant.as_deref(), max_games),
+            result_convention,
+        } => judge(&file, variant.as_deref(), max_games, &result_convention),
         Command::Openapi => {
             emit(&arbiter::openapi::document_json());
             Ok(())
@@ -212,9 +217,20 @@ fn moves(variant: &str, fen: Option<&str>) -> Result<(), Failure> {
     Ok(())
 }
 
-fn judge(file: &str, variant: Option<&str>, max_games: usize) -> Result<(), Failure> {
+fn judge(
+    file: &str,
+    variant: Option<&str>,
+    max_games: usize,
+    convention: &str,
+) -> Result<(), Failure> {
+    use arbiter_rules::adjudication::{ReadOptions, ResultConvention};
     use std::io::Read;
     let explicit = variant.map(find_variant).transpose()?;
+    let options = ReadOptions {
+        convention: ResultConvention::parse(convention)
+            .ok_or_else(|| usage(format!("unknown result convention '{convention}'")))?,
+        ..ReadOptions::default()
+    };
     let mut bytes = Vec::new();
     let read = if file == "-" {
         std::io::stdin().read_to_end(&mut bytes)
@@ -227,6 +243,7 @@ fn judge(file: &str, variant: Option<&str>, max_games: usize) -> Result<(), Fail
         &text,
         explicit,
         max_games,
+        options,
         &arbiter_rules::Budget::unlimited(),
     )
     .map_err(|e| usage(e.problem().detail.clone()))?;

@@ -3,10 +3,101 @@
 
 use crate::budget::Budget;
 use crate::gen::GenError;
-use crate::notation::pdn::{choose_variant, PdnGame, VariantChoice};
-use crate::outcome::{judge_within, Judgement, Reason, Verdict};
+use crate::notation::pdn::{choose_variant, PdnGame, PdnNoteKind, VariantChoice};
+use crate::outcome::{Judgement, Reason, Verdict};
 use crate::position::Color;
-use crate::variant::Variant;
+use crate::records::{read_record_bounded, RecordWarning, WarningKind, MAX_LINES};
+use crate::variant::{ResultStyle, Variant};
+
+/// Whose score a PDN result (`1-0`, `2-0`...) writes first.
+///
+/// PDN 3.0 (pdn.fmjd.org, "PDN Tags", Result): "The result codes are given from the
+/// perspective of the 1st side to move", the colour that starts a game of the variant (its
+/// GameType's start colour). That is White in most variants, Black in English, Pool and Thai,
+/// where English files disagree: CheckerBoard and PlayStrategy write the first mover's
+/// (Black's) score first, some programs White's, as chess does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ResultConvention {
+    /// The first figure is the score of the side that moves first in the variant (PDN 3.0).
+    #[default]
+    FirstMover,
+    /// The first figure is always White's.
+    WhiteFirst,
+}
+
+impl ResultConvention {
+    pub const ALL: [ResultConvention; 2] =
+        [ResultConvention::FirstMover, ResultConvention::WhiteFirst];
+
+    /// `first-mover` or `white-first`.
+    pub fn parse(s: &str) -> Option<ResultConvention> {
+        ResultConvention::ALL
+            .into_iter()
+            .find(|c| c.code().eq_ignore_ascii_case(s.trim()))
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            ResultConvention::FirstMover => "first-mover",
+            ResultConvention::WhiteFirst => "white-first",
+        }
+    }
+
+    /// The colour whose score a result of `variant` writes first.
+    pub fn first_figure(self, variant: &Variant) -> Color {
+        match self {
+            ResultConvention::FirstMover => variant.first_mover(),
+            ResultConvention::WhiteFirst => Color::White,
+        }
+    }
+
+    fn other(self) -> ResultConvention {
+        match self {
+            ResultConvention::FirstMover => ResultConvention::WhiteFirst,
+            ResultConvention::WhiteFirst => ResultConvention::FirstMover,
+        }
+    }
+}
+
+/// How a game record is read: the result convention and the bound on the readings of
+/// ambiguous moves tried ([`crate::records`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadOptions {
+    pub convention: ResultConvention,
+    pub max_lines: usize,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            convention: ResultConvention::default(),
+            max_lines: MAX_LINES,
+        }
+    }
+}
+
+/// The PDN result text of a verdict in the variant's style (`2-0` or `1-0`...), the figures in
+/// the order of `convention`; `*` when the game is undecided or invalid.
+pub fn result_text(
+    variant: &Variant,
+    verdict: Verdict,
+    convention: ResultConvention,
+) -> &'static str {
+    let first = convention.first_figure(variant);
+    let international = variant.spec().result_style == ResultStyle::International;
+    let first_won = match verdict {
+        Verdict::WhiteWins => first == Color::White,
+        Verdict::BlackWins => first == Color::Black,
+        Verdict::Draw => return if international { "1-1" } else { "1/2-1/2" },
+        Verdict::Undecided | Verdict::Invalid => return "*",
+    };
+    match (international, first_won) {
+        (true, true) => "2-0",
+        (true, false) => "0-2",
+        (false, true) => "1-0",
+        (false, false) => "0-1",
+    }
+}
 
 /// A declared result, as written in a game record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,12 +112,19 @@ pub enum Declared {
 }
 
 impl Declared {
-    /// Reads `1-0`, `2-0`, `0-1`, `0-2`, `1/2-1/2`, `1-1`, `0-0`, `*` (and the words
-    /// `white_wins`, `black_wins`, `draw`).
-    pub fn parse(s: &str) -> Option<Declared> {
+    /// Reads `1-0`, `2-0`, `0-1`, `0-2`, `1/2-1/2`, `1-1`, `0-0`, `*` (`:` for `-` too) and the
+    /// words `white_wins`, `black_wins`, `draw`; the figures name a winner by `convention`.
+    pub fn read(s: &str, variant: &Variant, convention: ResultConvention) -> Option<Declared> {
+        let first = convention.first_figure(variant);
+        let win = |c: Color| match c {
+            Color::White => Declared::WhiteWins,
+            Color::Black => Declared::BlackWins,
+        };
         Some(match s.trim().replace(':', "-").as_str() {
-            "1-0" | "2-0" | "white_wins" => Declared::WhiteWins,
-            "0-1" | "0-2" | "black_wins" => Declared::BlackWins,
+            "1-0" | "2-0" => win(first),
+            "0-1" | "0-2" => win(first.opponent()),
+            "white_wins" => Declared::WhiteWins,
+            "black_wins" => Declared::BlackWins,
             "1/2-1/2" | "1-1" | "½-½" | "draw" => Declared::Draw,
             "0-0" => Declared::DoubleForfeit,
             "*" | "-" | "?" => Declared::Unknown,
@@ -42,6 +140,28 @@ impl Declared {
             _ => None,
         }
     }
+}
+
+/// `1-0` as read: "1-0 (a win for Black: the first mover's score first)" where the convention
+/// matters (the variant's first mover is Black), else the text alone.
+fn declared_words(text: &str, d: Declared, variant: &Variant, c: ResultConvention) -> String {
+    let by_figures = text.chars().next().is_some_and(|ch| ch.is_ascii_digit());
+    if variant.first_mover() == Color::White
+        || !by_figures
+        || !matches!(d, Declared::WhiteWins | Declared::BlackWins)
+    {
+        return text.to_string();
+    }
+    let whose = match c {
+        ResultConvention::FirstMover => "the first mover's score first",
+        ResultConvention::WhiteFirst => "White's score first",
+    };
+    let winner = if d == Declared::WhiteWins {
+        "White"
+    } else {
+        "Black"
+    };
+    format!("{text} (a win for {winner}, reading {whose})")
 }
 
 /// Whether a declared result agrees with the judgement.
@@ -93,20 +213,33 @@ fn capitalised(c: Color) -> &'static str {
     }
 }
 
-/// Checks a declared result (its text as written) against a judgement.
+/// Checks a declared result (its text as written) against a judgement, with the default
+/// result convention ([`ResultConvention::FirstMover`]).
 pub fn check_declared(variant: &Variant, j: &Judgement, declared: Option<&str>) -> Agreement {
+    check_declared_with(variant, j, declared, ResultConvention::default())
+}
+
+/// Checks a declared result against a judgement, its figures read by `convention`.
+pub fn check_declared_with(
+    variant: &Variant,
+    j: &Judgement,
+    declared: Option<&str>,
+    convention: ResultConvention,
+) -> Agreement {
     let Some(text) = declared else {
         return Agreement {
             agrees: None,
             explanation: "no result was declared".into(),
         };
     };
-    let Some(d) = Declared::parse(text) else {
+    let Some(d) = Declared::read(text, variant, convention) else {
         return Agreement {
             agrees: None,
             explanation: format!("'{text}' is not a PDN result"),
         };
     };
+    let words = declared_words(text, d, variant, convention);
+    let text = words.as_str();
     if j.verdict == Verdict::Invalid {
         let ply = j.illegal.as_ref().map(|i| i.ply).unwrap_or(0);
         return Agreement {
@@ -221,6 +354,43 @@ impl std::fmt::Display for GameError {
     }
 }
 
+/// A warning when the moves decide the game against the declared result, which would agree
+/// if its figures were read by the other convention (the file may write the other side's
+/// score first). The declared result is never flipped: this only says so.
+pub fn convention_warning(
+    variant: &Variant,
+    j: &Judgement,
+    declared: Option<&str>,
+    convention: ResultConvention,
+) -> Option<RecordWarning> {
+    let text = declared?;
+    if !matches!(j.verdict, Verdict::WhiteWins | Verdict::BlackWins) {
+        return None;
+    }
+    let read = Declared::read(text, variant, convention)?.verdict()?;
+    let other = convention.other();
+    let read_other = Declared::read(text, variant, other)?.verdict()?;
+    if read == j.verdict || read_other != j.verdict {
+        return None;
+    }
+    Some(RecordWarning::game(
+        WarningKind::ResultConvention,
+        text,
+        format!(
+            "the moves end the game with {}, and the declared {text} disagrees when read with \
+             result_convention={}; read with result_convention={} it agrees: the record may \
+             write {} score first",
+            verdict_words(j.verdict),
+            convention.code(),
+            other.code(),
+            match other {
+                ResultConvention::WhiteFirst => "White's",
+                ResultConvention::FirstMover => "the first mover's",
+            }
+        ),
+    ))
+}
+
 /// A judged game of a file.
 #[derive(Clone, Debug)]
 pub struct GameReport {
@@ -230,13 +400,30 @@ pub struct GameReport {
     pub illegal_move_number: Option<u32>,
     pub declared: Option<String>,
     pub agreement: Agreement,
+    /// What the record reader did to read the game ([`crate::records`]), in ply order.
+    pub warnings: Vec<RecordWarning>,
+    /// The convention the results were read and written with.
+    pub convention: ResultConvention,
 }
 
-/// Judges one game of a PDN file. `explicit` overrides the game's own tags.
+/// Judges one game of a PDN file with the default options and no bound on the work.
+/// `explicit` overrides the game's own tags.
 pub fn judge_pdn_game(
     game: &PdnGame,
     explicit: Option<&'static Variant>,
     max_plies: usize,
+    budget: &Budget,
+) -> Result<GameReport, GameError> {
+    judge_pdn_game_within(game, explicit, max_plies, ReadOptions::default(), budget)
+}
+
+/// Judges one game of a PDN file: the moves read as a record ([`crate::records`]), the
+/// declared result read with `options.convention`, the work charged to `budget`.
+pub fn judge_pdn_game_within(
+    game: &PdnGame,
+    explicit: Option<&'static Variant>,
+    max_plies: usize,
+    options: ReadOptions,
     budget: &Budget,
 ) -> Result<GameReport, GameError> {
     if let Some(e) = &game.error {
@@ -260,19 +447,72 @@ pub fn judge_pdn_game(
         None => variant.start(),
     };
     let texts: Vec<&str> = game.moves.iter().map(|m| m.text.as_str()).collect();
-    let judgement = judge_within(variant, start, &texts, budget).map_err(GameError::Gen)?;
-    let illegal_move_number = judgement
-        .illegal
-        .as_ref()
-        .and_then(|i| game.moves.get(i.ply - 1))
+    let record = read_record_bounded(variant, start, &texts, budget, options.max_lines)
+        .map_err(GameError::Gen)?;
+    let judgement = record.judgement;
+    let illegal_move_number = record
+        .illegal_text
+        .and_then(|i| game.moves.get(i))
         .and_then(|m| m.number);
     let declared = game.declared_result().map(str::to_string);
-    let agreement = check_declared(variant, &judgement, declared.as_deref());
+    let convention = options.convention;
+    let agreement = check_declared_with(variant, &judgement, declared.as_deref(), convention);
+    let mut warnings: Vec<RecordWarning> = game
+        .notes
+        .iter()
+        .map(|n| match n.kind {
+            PdnNoteKind::TagRepaired => RecordWarning::game(
+                WarningKind::TagRepaired,
+                n.text.clone(),
+                format!(
+                    "line {}: a tag line without its opening '[' or its closing quote, read as \
+                     a tag",
+                    n.line
+                ),
+            ),
+        })
+        .collect();
+    if game.placeholders > 0 {
+        warnings.push(RecordWarning::game(
+            WarningKind::UnknownMoves,
+            "-",
+            format!(
+                "the move text has {} placeholders '-' where the moves should be: the moves \
+                 are unknown",
+                game.placeholders
+            ),
+        ));
+    }
+    if let (Some(tag), Some(end)) = (game.tag("Result"), game.terminator.as_deref()) {
+        let read = |t: &str| Declared::read(t, variant, convention);
+        if let (Some(a), Some(b)) = (read(tag), read(end)) {
+            if a != b && a != Declared::Unknown && b != Declared::Unknown {
+                warnings.push(RecordWarning::game(
+                    WarningKind::ResultTagConflict,
+                    format!("{} / {end}", tag.trim()),
+                    format!(
+                        "the Result tag says {} and the game terminator {end}; the tag is the \
+                         declared result",
+                        tag.trim()
+                    ),
+                ));
+            }
+        }
+    }
+    warnings.extend(convention_warning(
+        variant,
+        &judgement,
+        declared.as_deref(),
+        convention,
+    ));
+    warnings.extend(record.warnings);
     Ok(GameReport {
         variant,
         judgement,
         illegal_move_number,
         declared,
         agreement,
+        warnings,
+        convention,
     })
 }

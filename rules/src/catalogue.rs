@@ -139,6 +139,7 @@ fn board8(
         rules,
         promotion: PromotionSquares::FarRank,
         game_type,
+        variant_tags: &[],
         capture_separator,
         result_style: ResultStyle::Default,
         sources,
@@ -164,6 +165,7 @@ fn specs() -> Vec<Spec> {
         rules: fmjd(),
         promotion: PromotionSquares::FarRank,
         game_type: Some("20,W,10,10,N2,0"),
+        variant_tags: &["Standard", "International draughts", "Draughts"],
         capture_separator: 'x',
         result_style: ResultStyle::International,
         sources: &[
@@ -236,25 +238,28 @@ fn specs() -> Vec<Spec> {
     frisian_rules.king_quiet_limit = 3;
     vec![
         international.clone(),
-        board8(
-            "english",
-            "English draughts / American checkers (WCDF)",
-            false,
-            Color::Black,
-            "B:W21-32:B1-12",
-            wcdf(),
-            Some("21,B,8,8,N1,0"),
-            'x',
-            &[
-                "WCDF rules of English draughts / checkers",
-                "PDN 3.0 (pdn.fmjd.org), GameType 21",
-                "shared/rules/diagonal.md §3.9",
-            ],
-            &[
-                "Black (dark) moves first; squares 1-12 are Black's, 21-32 White's.",
-                "Free choice among capture sequences, but a chosen sequence is completed.",
-            ],
-        ),
+        Spec {
+            variant_tags: &["American", "American/English", "Checkers English"],
+            ..board8(
+                "english",
+                "English draughts / American checkers (WCDF)",
+                false,
+                Color::Black,
+                "B:W21-32:B1-12",
+                wcdf(),
+                Some("21,B,8,8,N1,0"),
+                'x',
+                &[
+                    "WCDF rules of English draughts / checkers",
+                    "PDN 3.0 (pdn.fmjd.org), GameType 21",
+                    "shared/rules/diagonal.md §3.9",
+                ],
+                &[
+                    "Black (dark) moves first; squares 1-12 are Black's, 21-32 White's.",
+                    "Free choice among capture sequences, but a chosen sequence is completed.",
+                ],
+        )
+        },
         board8(
             "russian",
             "Russian draughts (shashki)",
@@ -307,6 +312,7 @@ fn specs() -> Vec<Spec> {
         ),
         Spec {
             id: "canadian",
+            variant_tags: &[],
             name: "Canadian draughts, 12×12",
             width: 12,
             height: 12,
@@ -344,6 +350,7 @@ fn specs() -> Vec<Spec> {
         ),
         Spec {
             id: "italian",
+            variant_tags: &[],
             name: "Italian draughts (Dama italiana, FID)",
             width: 8,
             height: 8,
@@ -376,6 +383,7 @@ fn specs() -> Vec<Spec> {
         },
         Spec {
             id: "portuguese",
+            variant_tags: &[],
             name: "Portuguese draughts (Damas clássicas, FPD)",
             width: 8,
             height: 8,
@@ -411,6 +419,7 @@ fn specs() -> Vec<Spec> {
         },
         Spec {
             id: "thai",
+            variant_tags: &[],
             name: "Thai draughts (Mak-hos)",
             width: 8,
             height: 8,
@@ -588,6 +597,7 @@ fn specs() -> Vec<Spec> {
         ),
         Spec {
             id: "frisian",
+            variant_tags: &[],
             name: "Frisian draughts",
             start_fen: "W:W31-50:B1-20",
             rules: frisian_rules,
@@ -637,6 +647,7 @@ fn specs() -> Vec<Spec> {
         ),
         Spec {
             id: "antidraughts",
+            variant_tags: &[],
             name: "International antidraughts",
             game_type: None,
             rules: antidraughts_rules,

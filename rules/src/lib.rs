@@ -27,6 +27,7 @@ pub mod notation;
 pub mod outcome;
 pub mod perft;
 pub mod position;
+pub mod records;
 pub mod rules;
 pub mod variant;
 
@@ -45,5 +46,6 @@ pub use outcome::{
 };
 pub use perft::{divide, perft, perft_keep};
 pub use position::{Color, Kind, Position, Setup};
+pub use records::{read_record_within, Record, RecordWarning, WarningKind};
 pub use rules::Rules;
 pub use variant::{PositionError, ResultStyle, Spec, Variant};

@@ -86,6 +86,23 @@ pub fn pdn_squares(board: &Board, from: usize, jumps: &[Jump], out: &mut Vec<usi
 /// Read as a small automaton over the text, route jump by route jump, so it never backtracks
 /// (texts longer than 127 squares name no route).
 pub fn names_route(board: &Board, text: &[usize], from: usize, jumps: &[Jump]) -> bool {
+    match_route::<false>(board, text, from, jumps)
+}
+
+/// Whether a move text is an *incomplete* long form of a capture route: its start and end are
+/// the route's, and its other squares are squares [`names_route`] would accept, in order, but
+/// some turning squares may be left out (`15x33x31` for a route that turns twice). Records
+/// are read this way when nothing else fits; the service's own input never is.
+pub fn names_route_partly(board: &Board, text: &[usize], from: usize, jumps: &[Jump]) -> bool {
+    match_route::<true>(board, text, from, jumps)
+}
+
+fn match_route<const PARTIAL: bool>(
+    board: &Board,
+    text: &[usize],
+    from: usize,
+    jumps: &[Jump],
+) -> bool {
     let n = text.len();
     if !(2..128).contains(&n) || text[0] != from || jumps.is_empty() {
         return false;
@@ -116,6 +133,8 @@ pub fn names_route(board: &Board, text: &[usize], from: usize, jumps: &[Jump]) -
                 named |= advance(states, c as usize);
             }
             states |= named;
+        } else if PARTIAL {
+            states |= advance(states, prev.to as usize);
         } else {
             states = advance(states, prev.to as usize);
         }

@@ -328,7 +328,7 @@ pub fn judge_within<S: AsRef<str>>(
 }
 
 /// Whether the game is over in `pos` (§4.0: a side without moves first, then draws).
-fn end_state(
+pub(crate) fn end_state(
     variant: &Variant,
     pos: &Position,
     tracker: &mut Tracker,

@@ -45,6 +45,10 @@ pub struct Spec {
     pub promotion: PromotionSquares,
     /// The full PDN GameType tag value, if the variant has a standard number.
     pub game_type: Option<&'static str>,
+    /// Values other software writes in a PDN `Variant` tag for this variant, besides its id
+    /// (lidraughts `Standard`, PlayStrategy `American/English`); compared without regard to
+    /// case, spaces, `_` and `-`.
+    pub variant_tags: &'static [&'static str],
     pub capture_separator: char,
     pub result_style: ResultStyle,
     pub sources: &'static [&'static str],
@@ -153,6 +157,12 @@ impl Variant {
 
     pub fn spec(&self) -> &Spec {
         &self.spec
+    }
+
+    /// The number of the PDN GameType tag, if the variant has one (the first field of
+    /// [`Spec::game_type`]).
+    pub fn game_type_number(&self) -> Option<u32> {
+        self.spec.game_type?.split(',').next()?.trim().parse().ok()
     }
 
     pub fn board(&self) -> &Board {

@@ -1,8 +1,11 @@
 //! `POST /v1/variants/{variant}/judge`: judge a whole game and check a claimed result.
 
 use actix_web::{web, HttpResponse};
-use arbiter_rules::adjudication::check_declared;
-use arbiter_rules::{Budget, DrawCode, Judgement, Reason, ResultStyle, Variant, Verdict};
+use arbiter_rules::adjudication::{
+    check_declared_with, convention_warning, result_text, ReadOptions, ResultConvention,
+};
+use arbiter_rules::records::read_record_bounded;
+use arbiter_rules::{Budget, DrawCode, Judgement, Reason, RecordWarning, Variant, Verdict};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -19,19 +22,19 @@ pub enum ClaimedResult {
     BlackWins,
     #[serde(rename = "draw")]
     Draw,
-    /// PDN: White wins.
+    /// PDN: the side whose score comes first wins (see `result_convention`).
     #[serde(rename = "1-0")]
     Pdn10,
-    /// PDN: Black wins.
+    /// PDN: the side whose score comes second wins.
     #[serde(rename = "0-1")]
     Pdn01,
     /// PDN: draw.
     #[serde(rename = "1/2-1/2")]
     PdnHalf,
-    /// PDN (international style): White wins.
+    /// PDN (international style): the side whose score comes first wins.
     #[serde(rename = "2-0")]
     Pdn20,
-    /// PDN (international style): Black wins.
+    /// PDN (international style): the side whose score comes second wins.
     #[serde(rename = "0-2")]
     Pdn02,
     /// PDN (international style): draw.
@@ -54,6 +57,80 @@ impl ClaimedResult {
     }
 }
 
+/// Whose score a PDN result writes first: `first-mover` (the default, PDN 3.0: "the result
+/// codes are given from the perspective of the 1st side to move", so `1-0` is a Black win in
+/// English, Pool and Thai, where Black moves first) or `white-first` (`1-0` is always a White
+/// win, as chess writes it and some checkers programs do). Only variants whose first mover is
+/// Black read differently.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+#[schema(as = ResultConvention)]
+pub enum ResultConventionDto {
+    /// The first figure is the score of the side that moves first in the variant.
+    #[default]
+    FirstMover,
+    /// The first figure is always White's.
+    WhiteFirst,
+}
+
+impl From<ResultConventionDto> for ResultConvention {
+    fn from(c: ResultConventionDto) -> ResultConvention {
+        match c {
+            ResultConventionDto::FirstMover => ResultConvention::FirstMover,
+            ResultConventionDto::WhiteFirst => ResultConvention::WhiteFirst,
+        }
+    }
+}
+
+/// Something the record reader did to read the game, or noticed about it. The game is still
+/// judged; a warning says what an adjudicator should know.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[schema(as = RecordWarning)]
+pub struct RecordWarningDto {
+    /// Stable code: `ambiguous-move-resolved`, `ambiguous-move-unresolved`,
+    /// `verdict-would-differ`, `search-bound-reached`, `incomplete-route`, `split-capture`,
+    /// `text-after-move`, `not-a-move`, `algebraic-squares-rotated`, `tag-repaired`,
+    /// `unknown-moves`, `result-tag-conflict` or `result-convention`.
+    #[schema(example = "ambiguous-move-resolved")]
+    pub code: String,
+    /// The 1-based ply concerned; 0 for the game as a whole.
+    #[schema(example = 37)]
+    pub ply: usize,
+    /// The text concerned, as written.
+    #[schema(example = "10x26")]
+    pub text: String,
+    /// The move as read (long form), when a move was read.
+    #[schema(example = "10x17x26")]
+    pub reading: Option<String>,
+    /// The other legal moves the text could name (long form), for an ambiguous text.
+    #[schema(example = json!(["10x19x26"]))]
+    pub alternatives: Vec<String>,
+    /// For an ambiguous text: whether another reading that keeps the record legal to its end
+    /// gives a different verdict (false when only the reading taken does); null when not
+    /// every reading could be checked, when no reading is legal, and for other warnings.
+    #[schema(example = false)]
+    pub verdict_differs: Option<bool>,
+    /// Explanation.
+    #[schema(
+        example = "10x26 matches 2 legal moves; only 10x17x26 keeps the rest of the record legal: 10x19x26 makes the move at ply 38 illegal"
+    )]
+    pub detail: String,
+}
+
+impl From<&RecordWarning> for RecordWarningDto {
+    fn from(w: &RecordWarning) -> RecordWarningDto {
+        RecordWarningDto {
+            code: w.kind.code().to_string(),
+            ply: w.ply,
+            text: w.text.clone(),
+            reading: w.reading.clone(),
+            alternatives: w.alternatives.clone(),
+            verdict_differs: w.verdict_differs,
+            detail: w.detail.clone(),
+        }
+    }
+}
+
 /// A game to judge.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -71,9 +148,14 @@ pub struct JudgeRequest {
     #[schema(example = json!(["32-28", "19-23", "28x19", "14x23"]))]
     pub moves: Vec<String>,
     /// The declared result to check: `white_wins`, `black_wins`, `draw` or a PDN result
-    /// (`1-0`, `0-1`, `1/2-1/2`, `2-0`, `0-2`, `1-1`, `0-0`, `*`).
+    /// (`1-0`, `0-1`, `1/2-1/2`, `2-0`, `0-2`, `1-1`, `0-0`, `*`), its figures read by
+    /// `result_convention`.
     #[schema(example = "1-1")]
     pub claimed_result: Option<ClaimedResult>,
+    /// Whose score the PDN results (`claimed_result` and the answer's `result`) write first;
+    /// `first-mover` when omitted.
+    #[schema(example = "first-mover")]
+    pub result_convention: Option<ResultConventionDto>,
 }
 
 /// The judge's verdict.
@@ -214,18 +296,18 @@ pub struct JudgeResponse {
     pub claimable_draws: Vec<ClaimableDraw>,
     /// The claimed result checked against the verdict; null when no result was claimed.
     pub claim: Option<Claim>,
+    /// What the record reader did to read the moves (an ambiguous capture resolved by the
+    /// rest of the game, text glued to a move...), in ply order; empty when every move was
+    /// read as written.
+    pub warnings: Vec<RecordWarningDto>,
 }
 
-pub(crate) fn pdn_result(v: &Variant, verdict: Verdict) -> &'static str {
-    match (v.spec().result_style, verdict) {
-        (ResultStyle::Default, Verdict::WhiteWins) => "1-0",
-        (ResultStyle::Default, Verdict::BlackWins) => "0-1",
-        (ResultStyle::Default, Verdict::Draw) => "1/2-1/2",
-        (ResultStyle::International, Verdict::WhiteWins) => "2-0",
-        (ResultStyle::International, Verdict::BlackWins) => "0-2",
-        (ResultStyle::International, Verdict::Draw) => "1-1",
-        (_, Verdict::Undecided | Verdict::Invalid) => "*",
-    }
+pub(crate) fn pdn_result(
+    v: &Variant,
+    verdict: Verdict,
+    convention: ResultConvention,
+) -> &'static str {
+    result_text(v, verdict, convention)
 }
 
 pub(crate) fn describe_reason(v: &Variant, j: &Judgement, reason: Reason) -> String {
@@ -252,9 +334,14 @@ pub(crate) fn draw_rule_text(v: &Variant, code: DrawCode) -> String {
         .unwrap_or_else(|| code.code().to_string())
 }
 
-fn check_claim(v: &Variant, claimed: ClaimedResult, j: &Judgement) -> Claim {
+fn check_claim(
+    v: &Variant,
+    claimed: ClaimedResult,
+    j: &Judgement,
+    convention: ResultConvention,
+) -> Claim {
     let text = claimed.text();
-    let agreement = check_declared(v, j, Some(&text));
+    let agreement = check_declared_with(v, j, Some(&text), convention);
     Claim {
         claimed: text,
         agrees: agreement.agrees,
@@ -303,8 +390,23 @@ pub fn judge_game(
     budget: &Budget,
 ) -> Result<JudgeResponse, ApiError> {
     let start = parse_position(v, "start_position", req.start_position.as_deref())?;
-    let j = arbiter_rules::judge_within(v, start, &req.moves, budget)
-        .map_err(|e| ApiError::engine(&e))?;
+    let convention: ResultConvention = req.result_convention.unwrap_or_default().into();
+    let record = read_record_bounded(
+        v,
+        start,
+        &req.moves,
+        budget,
+        ReadOptions::default().max_lines,
+    )
+    .map_err(|e| ApiError::engine(&e))?;
+    let j = record.judgement;
+    let claimed = req.claimed_result.map(ClaimedResult::text);
+    let mut warnings: Vec<RecordWarningDto> =
+        convention_warning(v, &j, claimed.as_deref(), convention)
+            .iter()
+            .map(RecordWarningDto::from)
+            .collect();
+    warnings.extend(record.warnings.iter().map(RecordWarningDto::from));
     let invalid_move = j.illegal.as_ref().map(|i| {
         let problem = ApiError::bad_move(i.ply - 1, &i.text, i.error.clone());
         let p = problem.problem();
@@ -325,7 +427,7 @@ pub fn judge_game(
         variant: v.id().to_string(),
         verdict: j.verdict.into(),
         reason,
-        result: pdn_result(v, j.verdict).to_string(),
+        result: pdn_result(v, j.verdict, convention).to_string(),
         plies: j.moves.len(),
         decided_at_ply: j.decided_at_ply,
         moves_after_end: j.moves_after_end,
@@ -342,7 +444,10 @@ pub fn judge_game(
                 ply: c.ply,
             })
             .collect(),
-        claim: req.claimed_result.map(|c| check_claim(v, c, &j)),
+        claim: req
+            .claimed_result
+            .map(|c| check_claim(v, c, &j, convention)),
+        warnings,
     };
     Ok(answer)
 }

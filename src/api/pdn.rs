@@ -10,14 +10,17 @@
 use actix_web::http::header;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
-use arbiter_rules::adjudication::{judge_pdn_game, GameError, GameReport};
+use arbiter_rules::adjudication::{judge_pdn_game_within, GameError, GameReport, ReadOptions};
 use arbiter_rules::notation::pdn::{choose_variant, PdnGame, PdnLimits, PdnReader, VariantChoice};
 use arbiter_rules::{Budget, GenError, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::judge::VerdictDto;
-use super::judge::{describe_reason, draw_rule_text, pdn_result, ClaimableDraw, ReasonDto};
+use super::judge::{
+    describe_reason, draw_rule_text, pdn_result, ClaimableDraw, ReasonDto, RecordWarningDto,
+    ResultConventionDto,
+};
 use super::{body, find_variant};
 use crate::engine::{Engine, Work};
 use crate::errors::{ApiError, Problem};
@@ -44,6 +47,10 @@ pub struct PdnQuery {
     /// Judge every game under this variant id, whatever its GameType or Variant tag says.
     #[param(example = "russian")]
     pub variant: Option<String>,
+    /// Whose score the results write first: `first-mover` (the default, PDN 3.0: `1-0` is a
+    /// Black win in English, Pool and Thai) or `white-first` (`1-0` is always a White win).
+    #[param(inline, example = "white-first")]
+    pub result_convention: Option<ResultConventionDto>,
 }
 
 /// The JSON form of a PDN request.
@@ -59,6 +66,10 @@ pub struct PdnRequest {
     /// Judge every game under this variant id (the `variant` query parameter wins over it).
     #[schema(example = "russian")]
     pub variant: Option<String>,
+    /// Whose score the results write first (the `result_convention` query parameter wins over
+    /// it); `first-mover` when omitted.
+    #[schema(example = "first-mover")]
+    pub result_convention: Option<ResultConventionDto>,
 }
 
 /// Whether a game was judged.
@@ -176,6 +187,16 @@ pub struct PdnGameResult {
     /// The first illegal move, when the verdict is `invalid`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invalid_move: Option<PdnInvalidMove>,
+    /// What the record reader did to read the game (an ambiguous capture resolved by the rest
+    /// of the game, text glued to a move, a repaired tag...), in ply order; empty when the
+    /// game was read as written (judged games only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!([{
+        "code": "text-after-move", "ply": 34, "text": "26-22Whiteoversteppedthetimecontrolonthismove.",
+        "reading": "26-22", "alternatives": [], "verdict_differs": null,
+        "detail": "text glued to the move 26-22; read as the move and the comment 'Whiteoversteppedthetimecontrolonthismove.'"
+    }]))]
+    pub warnings: Option<Vec<RecordWarningDto>>,
     /// Why the game could not be judged (`outcome` = `error` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<GameErrorDto>,
@@ -236,6 +257,7 @@ fn empty_entry(index: usize, game: &PdnGame, variant: Option<&Variant>) -> PdnGa
         agreement: None,
         claimable_draws: None,
         invalid_move: None,
+        warnings: None,
         error: None,
     }
 }
@@ -254,7 +276,8 @@ fn judged_entry(index: usize, game: &PdnGame, r: GameReport) -> PdnGameResult {
     e.plies = Some(j.moves.len());
     e.moves_after_end = Some(j.moves_after_end);
     e.final_position = Some(v.fen(&j.final_position));
-    e.result = Some(pdn_result(v, j.verdict).to_string());
+    e.result = Some(pdn_result(v, j.verdict, r.convention).to_string());
+    e.warnings = Some(r.warnings.iter().map(RecordWarningDto::from).collect());
     e.declared_result = Some(r.declared.clone());
     e.agreement = Some(Agreement {
         agrees: r.agreement.agrees,
@@ -321,6 +344,7 @@ pub fn judge_pdn_text(
     text: &str,
     explicit: Option<&'static Variant>,
     max_games: usize,
+    options: ReadOptions,
     budget: &Budget,
 ) -> Result<PdnJudgeResponse, ApiError> {
     // Count first, keeping nothing, so that an oversized file costs no memory.
@@ -336,7 +360,8 @@ pub fn judge_pdn_text(
     let mut out = Vec::with_capacity(count);
     for (index, game) in PdnReader::new(text, limits).enumerate() {
         let game = &game;
-        let entry = match judge_pdn_game(game, explicit, MAX_PLIES_PER_GAME, budget) {
+        let entry = match judge_pdn_game_within(game, explicit, MAX_PLIES_PER_GAME, options, budget)
+        {
             Ok(report) => judged_entry(index, game, report),
             // The request's budget is spent (or its time is up): the whole request fails, the
             // same way on every replica.
@@ -481,19 +506,28 @@ pub async fn judge_pdn(
             "the request body is missing; send the PDN text (text/plain) or JSON {\"pdn\": ...}",
         ));
     }
-    let (text, body_variant) = if is_json(&essence) {
+    let (text, body_variant, body_convention) = if is_json(&essence) {
         let r: PdnRequest = super::parse_json_object(&bytes)?;
-        (r.pdn, r.variant)
+        (r.pdn, r.variant, r.result_convention)
     } else {
-        (decode_pdn(&bytes), None)
+        (decode_pdn(&bytes), None, None)
     };
-    let explicit = match query.into_inner().variant.or(body_variant) {
+    let query = query.into_inner();
+    let options = ReadOptions {
+        convention: query
+            .result_convention
+            .or(body_convention)
+            .unwrap_or_default()
+            .into(),
+        ..ReadOptions::default()
+    };
+    let explicit = match query.variant.or(body_variant) {
         Some(id) => Some(find_variant(&id)?),
         None => None,
     };
     let answer = engine
         .run(Work::PdnFile, move |b| {
-            judge_pdn_text(&text, explicit, MAX_GAMES, b)
+            judge_pdn_text(&text, explicit, MAX_GAMES, options, b)
         })
         .await?;
     // Per-variant "games judged" counters for the metrics middleware.

@@ -212,7 +212,9 @@ async fn an_illegal_move_is_an_invalid_verdict_not_an_error() {
 }
 
 #[tokio::test]
-async fn an_ambiguous_move_in_a_game_lists_candidates() {
+async fn an_ambiguous_move_in_a_game_is_judged_with_a_warning() {
+    // A game is a record: 47x36 names two captures (diagonal.md §6.4); both keep the game
+    // legal to its end, so the first is judged and the warning names both.
     let app = spawn_app().await;
     let body = judge(
         &app,
@@ -220,12 +222,71 @@ async fn an_ambiguous_move_in_a_game_lists_candidates() {
         json!({"start_position": "W:WK47:B14,19,29,31,42", "moves": ["47x36"]}),
     )
     .await;
-    assert_eq!(body["verdict"], "invalid");
-    assert_eq!(body["invalid_move"]["code"], "ambiguous-move");
-    assert_eq!(
-        body["invalid_move"]["candidates"].as_array().unwrap().len(),
-        2
-    );
+    assert_eq!(body["verdict"], "undecided", "{body}");
+    assert!(body["invalid_move"].is_null());
+    let w = &body["warnings"][0];
+    assert_eq!(w["code"], "ambiguous-move-unresolved", "{w}");
+    assert_eq!(w["ply"], 1);
+    assert_eq!(w["text"], "47x36");
+    assert_eq!(w["verdict_differs"], false);
+    let mut both = vec![
+        w["reading"].as_str().unwrap().to_string(),
+        w["alternatives"][0].as_str().unwrap().to_string(),
+    ];
+    both.sort();
+    assert_eq!(both, ["47x38x20x9x36", "47x38x24x13x36"]);
+    assert_eq!(body["moves"][0], w["reading"]);
+}
+
+#[tokio::test]
+async fn a_judged_game_without_repairs_has_no_warnings() {
+    let app = spawn_app().await;
+    let body = judge(&app, "international", json!({"moves": ["32-28", "19-23"]})).await;
+    assert_eq!(body["warnings"], json!([]));
+}
+
+#[tokio::test]
+async fn the_claimed_result_is_read_by_the_result_convention() {
+    // English: Black moves first. Black's 14x23 takes White's last piece: a Black win. With
+    // the first mover's score first (PDN 3.0, the default) that is 1-0; with White's score
+    // first it is 0-1.
+    let app = spawn_app().await;
+    let game = |claimed: &str, convention: Option<&str>| {
+        let mut body = json!({"start_position": "B:W18:B14", "moves": ["14x23"],
+                              "claimed_result": claimed});
+        if let Some(c) = convention {
+            body["result_convention"] = json!(c);
+        }
+        body
+    };
+    let body = judge(&app, "english", game("1-0", None)).await;
+    assert_eq!(body["verdict"], "black_wins", "{body}");
+    assert_eq!(body["result"], "1-0");
+    assert_eq!(body["claim"]["agrees"], true, "{body}");
+    assert_eq!(body["warnings"], json!([]));
+
+    // Declared the other way round: the claim disagrees, and a warning says that the other
+    // convention would agree. The claim itself is never flipped.
+    let body = judge(&app, "english", game("0-1", None)).await;
+    assert_eq!(body["claim"]["agrees"], false, "{body}");
+    assert_eq!(body["warnings"][0]["code"], "result-convention", "{body}");
+    assert_eq!(body["warnings"][0]["ply"], 0);
+
+    let body = judge(&app, "english", game("0-1", Some("white-first"))).await;
+    assert_eq!(body["result"], "0-1");
+    assert_eq!(body["claim"]["agrees"], true, "{body}");
+    assert_eq!(body["warnings"], json!([]));
+
+    // Where White moves first both conventions read alike.
+    let body = judge(
+        &app,
+        "international",
+        json!({"start_position": "W:W28:B23", "moves": ["28x19"], "claimed_result": "2-0",
+               "result_convention": "white-first"}),
+    )
+    .await;
+    assert_eq!(body["claim"]["agrees"], true, "{body}");
+    assert_eq!(body["result"], "2-0");
 }
 
 #[tokio::test]
@@ -240,6 +301,16 @@ async fn judge_request_errors() {
     )
     .await;
     problem(app.post_json(path, &json!({})).await, 400, "invalid-body").await;
+    problem(
+        app.post_json(
+            path,
+            &json!({"moves": ["32-28"], "result_convention": "black-first"}),
+        )
+        .await,
+        400,
+        "invalid-body",
+    )
+    .await;
     problem(
         app.post_json(path, &json!({"start_position": "W:Z1", "moves": []}))
             .await,

@@ -451,13 +451,141 @@ async fn the_cli_prints_the_http_answer() {
     assert_eq!(cli["games"][0]["tags"]["White"], "Müller");
 }
 
+/// Games with the faults real files have (see ../shared/data/pdn/README.md), each read with a
+/// warning.
+const RECORDS: &str = "[Event \"Glued comment, as in CheckerBoard's tinsley.pdn\"]\n\
+[GameType \"21\"]\n[Result \"1/2-1/2\"]\n\
+1. 11-15 23-19 2. 8-11Redoversteppedthetimecontrolonthismove. 1/2-1/2\n\n\
+[Event \"Short ambiguous capture, diagonal.md 6.4\"]\n[GameType \"20\"]\n\
+[FEN \"W:WK47:B14,19,29,31,42\"]\n1. 47x36 *\n\n\
+[Event \"PlayStrategy: algebraic squares from Black's side\"]\n\
+[Variant \"American/English\"]\n1. c3-d4 b6-c5 *\n\n\
+[Event \"Comment without braces\"]\n[GameType \"20\"]\n1. 32-28 19-23 9n 28x19 *\n";
+
+#[tokio::test]
+async fn record_repairs_are_warnings_on_the_game() {
+    let app = spawn_app().await;
+    let body = judge_text(&app, "", RECORDS.as_bytes().to_vec()).await;
+    let g = body["games"].as_array().unwrap();
+    assert!(g.iter().all(|g| g["outcome"] == "judged"), "{body}");
+    assert!(g.iter().all(|g| g["verdict"] != "invalid"), "{body}");
+    let codes = |i: usize| -> Vec<String> {
+        g[i]["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+
+    assert_eq!(codes(0), ["text-after-move"]);
+    let w = &g[0]["warnings"][0];
+    assert_eq!(w["ply"], 3);
+    assert_eq!(w["text"], "8-11Redoversteppedthetimecontrolonthismove.");
+    assert_eq!(w["reading"], "8-11");
+    assert!(w["detail"].as_str().unwrap().contains("Redovers"), "{w}");
+    assert_eq!(g[0]["plies"], 3);
+
+    assert_eq!(codes(1), ["ambiguous-move-unresolved"]);
+    let w = &g[1]["warnings"][0];
+    assert_eq!(w["ply"], 1);
+    assert_eq!(w["alternatives"].as_array().unwrap().len(), 1);
+    assert_eq!(w["verdict_differs"], false);
+
+    // Seen from Black's side c3-d4 is 11-15 (data README) and b6-c5 is 24-19.
+    assert_eq!(g[2]["variant"], "english");
+    assert_eq!(codes(2), ["algebraic-squares-rotated"]);
+    assert_eq!(g[2]["plies"], 2);
+    let pos = "B:W19,21,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15";
+    assert_eq!(g[2]["final_position"], pos);
+
+    assert_eq!(codes(3), ["not-a-move"]);
+    assert_eq!(g[3]["warnings"][0]["text"], "9n");
+    assert_eq!(g[3]["plies"], 3);
+}
+
+/// English: Black moves first; Black's 14x23 takes White's last piece.
+const BLACK_WINS: &str = "[GameType \"21\"]\n[FEN \"B:W18:B14\"]\n[Result \"1-0\"]\n1. 14x23 1-0\n";
+
+#[tokio::test]
+async fn the_result_convention_parameter() {
+    let app = spawn_app().await;
+    // The default (PDN 3.0): the first mover's score first, so 1-0 is Black's win.
+    let body = judge_text(&app, "", BLACK_WINS.as_bytes().to_vec()).await;
+    let g = &body["games"][0];
+    assert_eq!(g["verdict"], "black_wins", "{g}");
+    assert_eq!(g["result"], "1-0");
+    assert_eq!(g["agreement"]["agrees"], true, "{g}");
+    assert_eq!(g["warnings"], json!([]));
+
+    // White's score first: the declared 1-0 is a White win, against the moves. It is reported,
+    // not flipped, with a warning that the other convention would agree.
+    for query in [
+        "?result_convention=white-first",
+        "?result_convention=white-first&variant=english",
+    ] {
+        let body = judge_text(&app, query, BLACK_WINS.as_bytes().to_vec()).await;
+        let g = &body["games"][0];
+        assert_eq!(g["verdict"], "black_wins", "{g}");
+        assert_eq!(g["result"], "0-1");
+        assert_eq!(g["declared_result"], "1-0");
+        assert_eq!(g["agreement"]["agrees"], false, "{g}");
+        assert_eq!(g["warnings"][0]["code"], "result-convention", "{g}");
+        assert!(g["warnings"][0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("result_convention=first-mover"));
+    }
+
+    // The JSON body member; the query parameter wins over it.
+    let res = app
+        .post_json(
+            PATH,
+            &json!({"pdn": BLACK_WINS, "result_convention": "white-first"}),
+        )
+        .await;
+    let body = ok_json(res).await;
+    assert_eq!(body["games"][0]["agreement"]["agrees"], false);
+    let res = app
+        .post_json(
+            &format!("{PATH}?result_convention=first-mover"),
+            &json!({"pdn": BLACK_WINS, "result_convention": "white-first"}),
+        )
+        .await;
+    let body = ok_json(res).await;
+    assert_eq!(body["games"][0]["agreement"]["agrees"], true);
+
+    problem(
+        app.post_raw(
+            &format!("{PATH}?result_convention=black"),
+            Some("text/plain"),
+            BLACK_WINS.as_bytes().to_vec(),
+        )
+        .await,
+        400,
+        "invalid-query",
+    )
+    .await;
+
+    // The command line takes the same convention.
+    let out = arbiter(
+        &["judge", "-", "--result-convention", "white-first"],
+        Some(BLACK_WINS.as_bytes()),
+    );
+    assert!(out.status.success());
+    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(cli["games"][0]["result"], "0-1");
+    assert_eq!(cli["games"][0]["agreement"]["agrees"], false);
+}
+
 #[test]
 fn the_cli_refuses_what_it_cannot_judge_with_exit_code_2() {
     let file = format!("{}/tests/data/pdn/mixed.pdn", env!("CARGO_MANIFEST_DIR"));
-    let cases: [&[&str]; 3] = [
+    let cases: [&[&str]; 4] = [
         &["judge", "/nonexistent/games.pdn"],
         &["judge", &file, "--variant", "chess"],
         &["judge", &file, "--max-games", "3"],
+        &["judge", &file, "--result-convention", "black-first"],
     ];
     for args in cases {
         let out = arbiter(args, None);

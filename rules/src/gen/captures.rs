@@ -89,6 +89,9 @@ pub(crate) struct Notation<'a> {
     /// The squares of a move text, read as a long form: each move records whether one of its
     /// routes is named by it ([`names_route`](crate::moves::names_route)).
     pub text: Option<&'a [usize]>,
+    /// Read `text` as a possibly incomplete long form
+    /// ([`names_route_partly`](crate::moves::names_route_partly)).
+    pub partly: bool,
 }
 
 /// Search state shared by every piece of the side to move.
@@ -512,7 +515,11 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             return;
         };
         let named = notation.text.is_some_and(|t| {
-            crate::moves::names_route(self.board, t, self.from as usize, &self.jumps)
+            if notation.partly {
+                crate::moves::names_route_partly(self.board, t, self.from as usize, &self.jumps)
+            } else {
+                crate::moves::names_route(self.board, t, self.from as usize, &self.jumps)
+            }
         });
         crate::moves::pdn_squares(
             self.board,

@@ -88,6 +88,19 @@ pub fn generate_described(
     budget: &Budget,
     text: Option<&[usize]>,
 ) -> Result<Vec<Found>, GenError> {
+    generate_matching(variant, pos, budget, text, false)
+}
+
+/// [`generate_described`], with `partly`: `named` says whether the text is a complete *or
+/// incomplete* long form of one of the move's routes
+/// ([`names_route_partly`](crate::moves::names_route_partly)).
+pub fn generate_matching(
+    variant: &Variant,
+    pos: &Position,
+    budget: &Budget,
+    text: Option<&[usize]>,
+    partly: bool,
+) -> Result<Vec<Found>, GenError> {
     let mut out = Vec::new();
     let promo = variant.promotion(pos.side());
     let (steps, routes, named) = {
@@ -103,6 +116,7 @@ pub fn generate_described(
         .with_notation(captures::Notation {
             numbers: variant.numbers(),
             text,
+            partly,
         });
         let r = s.run(pos);
         let steps = s.steps;

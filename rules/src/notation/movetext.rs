@@ -2,7 +2,7 @@
 //! each legal move in the canonical form (short when unambiguous, long otherwise).
 
 use crate::budget::Budget;
-use crate::gen::{generate_described, Found, GenError};
+use crate::gen::{generate_described, generate_matching, Found, GenError};
 use crate::moves::{pdn_squares, Move};
 use crate::position::Position;
 use crate::variant::Variant;
@@ -246,6 +246,62 @@ impl Variant {
         budget: &Budget,
     ) -> Result<DescribedMove, MoveError> {
         budget.charge(MOVE_TEXT_UNITS)?;
+        let (found, matching, partial) = self.find_matching(pos, text, budget)?;
+        self.one_of(pos, text, &found, matching, partial)
+    }
+
+    /// Every legal move `text` may name, read as [`Variant::parse_move_within`] reads it: one
+    /// move, or each candidate of an ambiguous text (at least one; otherwise the error says
+    /// why none matches).
+    pub fn matching_moves_within(
+        &self,
+        pos: &Position,
+        text: &str,
+        budget: &Budget,
+    ) -> Result<Vec<DescribedMove>, MoveError> {
+        budget.charge(MOVE_TEXT_UNITS)?;
+        let (found, matching, partial) = self.find_matching(pos, text, budget)?;
+        if matching.len() < 2 {
+            return self
+                .one_of(pos, text, &found, matching, partial)
+                .map(|d| vec![d]);
+        }
+        Ok(matching
+            .into_iter()
+            .map(|i| self.describe_one(&found, i))
+            .collect())
+    }
+
+    /// The legal captures of which `text` is an *incomplete* long form: start and end right,
+    /// the other squares on one of the move's routes in order, some turning squares left out
+    /// ([`crate::moves::names_route_partly`]). Only texts of three or more squares; a record
+    /// reader's last resort, never used for the service's own input.
+    pub fn partly_named_moves_within(
+        &self,
+        pos: &Position,
+        text: &str,
+        budget: &Budget,
+    ) -> Result<Vec<DescribedMove>, MoveError> {
+        let squares = parse_squares(self, text)?;
+        if squares.len() < 3 {
+            return Ok(Vec::new());
+        }
+        budget.charge(MOVE_TEXT_UNITS)?;
+        let found = generate_matching(self, pos, budget, Some(&squares), true)?;
+        Ok((0..found.len())
+            .filter(|&i| found[i].named && found[i].mv.is_capture())
+            .map(|i| self.describe_one(&found, i))
+            .collect())
+    }
+
+    /// The legal moves of `pos`, the indices of those `text` names, and whether the text was a
+    /// long form that names no route of a move with its start and end.
+    fn find_matching(
+        &self,
+        pos: &Position,
+        text: &str,
+        budget: &Budget,
+    ) -> Result<(Vec<Found>, Vec<usize>, bool), MoveError> {
         if let Some((file, to)) = self.file_short_form(text) {
             let found = generate_described(self, pos, budget, None)?;
             let matching: Vec<usize> = (0..found.len())
@@ -254,7 +310,7 @@ impl Variant {
                     m.to as usize == to && self.board().xy(m.from as usize).0 == file
                 })
                 .collect();
-            return self.one_of(pos, text, &found, matching, false);
+            return Ok((found, matching, false));
         }
         let squares = parse_squares(self, text)?;
         let found = generate_described(self, pos, budget, Some(&squares))?;
@@ -266,13 +322,13 @@ impl Variant {
                 && found
                     .iter()
                     .any(|f| f.mv.from as usize == from && f.mv.to as usize == to);
-            return self.one_of(pos, text, &found, named, partial);
+            return Ok((found, named, partial));
         }
         let (from, to) = (squares[0], squares[1]);
         let short: Vec<usize> = (0..found.len())
             .filter(|&i| found[i].mv.from as usize == from && found[i].mv.to as usize == to)
             .collect();
-        self.one_of(pos, text, &found, short, false)
+        Ok((found, short, false))
     }
 
     /// The move at the only index of `matching`, or why there is not exactly one.

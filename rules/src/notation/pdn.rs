@@ -8,7 +8,7 @@
 //! or variation, a broken tag) are reported for that game; the rest of the file is still read
 //! when it can be.
 
-use crate::catalogue::variant;
+use crate::catalogue::variants;
 use crate::variant::Variant;
 
 /// One game of a PDN file, as text.
@@ -26,6 +26,31 @@ pub struct PdnGame {
     pub line: usize,
     /// What spoiled the game's text, if anything (an unterminated comment, a broken tag).
     pub error: Option<String>,
+    /// What the reader repaired in the game's text (at most [`MAX_NOTES`]).
+    pub notes: Vec<PdnNote>,
+    /// Placeholders `-` written where the moves are unknown (`1. - - 2. - -`).
+    pub placeholders: usize,
+}
+
+/// Most notes kept per game.
+pub const MAX_NOTES: usize = 16;
+
+/// Something the reader repaired in a game's text, so that it could read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdnNote {
+    pub kind: PdnNoteKind,
+    /// 1-based line.
+    pub line: usize,
+    /// The text concerned (cut to 80 characters).
+    pub text: String,
+}
+
+/// The kinds of [`PdnNote`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PdnNoteKind {
+    /// A tag line that lacks its opening `[` (`Event "..."]` at the start of a line) or the
+    /// closing quote of its value (`[Round "11.1]`), read as a tag.
+    TagRepaired,
 }
 
 /// A move of the move text.
@@ -56,7 +81,7 @@ impl PdnGame {
     }
 
     fn has_content(&self) -> bool {
-        self.plies > 0 || self.terminator.is_some()
+        self.plies > 0 || self.placeholders > 0 || self.terminator.is_some()
     }
 
     fn is_empty(&self) -> bool {
@@ -151,6 +176,103 @@ impl<'a> PdnReader<'a> {
         }
         self.text[i..end].to_string()
     }
+
+    /// Keeps the tag whose text (between the brackets) is bytes `[i, j)`. Skimming keeps only
+    /// the `Result` tag (its value can end the move text).
+    fn take_tag(&self, cur: &mut PdnGame, i: usize, j: usize, line: usize, repaired: bool) {
+        let body = &self.text[i..j];
+        if self.skim && !body.trim_start().starts_with("Result") {
+            return;
+        }
+        if cur.tags.len() >= self.limits.max_tags {
+            cur.error.get_or_insert(format!(
+                "line {line}: more than {} tags in one game",
+                self.limits.max_tags
+            ));
+            return;
+        }
+        match parse_tag(body) {
+            Some((name, mut value)) => {
+                if value.len() > self.limits.max_token {
+                    let mut end = self.limits.max_token;
+                    while !value.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    value.truncate(end);
+                }
+                if self.skim && name != "Result" {
+                    return;
+                }
+                cur.tags.push((name, value));
+                if repaired && !self.skim && cur.notes.len() < MAX_NOTES {
+                    cur.notes.push(PdnNote {
+                        kind: PdnNoteKind::TagRepaired,
+                        line,
+                        text: body.trim().chars().take(80).collect(),
+                    });
+                }
+            }
+            None => {
+                cur.error.get_or_insert(format!(
+                    "line {line}: '[{}]' is not a tag (expected [Name \"value\"])",
+                    body.chars().take(60).collect::<String>()
+                ));
+            }
+        }
+    }
+}
+
+/// The `]` that ends the line holding bytes `[from, newline)`, if the line ends with one
+/// (after spaces, tabs, carriage returns or a literal `\\r`).
+fn bracket_ending_line(bytes: &[u8], from: usize, newline: usize) -> Option<usize> {
+    let mut k = newline;
+    while k > from {
+        match bytes[k - 1] {
+            b' ' | b'\t' | b'\r' => k -= 1,
+            b'r' if k >= from + 2 && bytes[k - 2] == b'\\' => k -= 2,
+            b']' => return Some(k - 1),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Whether a line starting at byte `i` is a tag without its opening bracket:
+/// `Name "value"]`, then only white space (or a literal `\\r`) to the end of the line.
+/// Returns the position of the `]`.
+fn bare_tag_line(bytes: &[u8], i: usize) -> Option<usize> {
+    let len = bytes.len();
+    let mut j = i;
+    if !bytes.get(j)?.is_ascii_alphabetic() {
+        return None;
+    }
+    while j < len && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
+        j += 1;
+    }
+    let name_end = j;
+    while j < len && (bytes[j] == b' ' || bytes[j] == b'\t') {
+        j += 1;
+    }
+    if j == name_end || bytes.get(j) != Some(&b'"') {
+        return None;
+    }
+    j += 1;
+    while j < len && bytes[j] != b'"' && bytes[j] != b'\n' {
+        j += 1;
+    }
+    if bytes.get(j) != Some(&b'"') || bytes.get(j + 1) != Some(&b']') {
+        return None;
+    }
+    let close = j + 1;
+    let mut k = close + 1;
+    while k < len && bytes[k] != b'\n' {
+        match bytes[k] {
+            b' ' | b'\t' | b'\r' => k += 1,
+            b'\\' if bytes.get(k + 1) == Some(&b'r') => k += 2,
+            _ => return None,
+        }
+    }
+    Some(close)
 }
 
 impl Iterator for PdnReader<'_> {
@@ -163,6 +285,9 @@ impl Iterator for PdnReader<'_> {
         // A tag was read (skimming keeps none).
         let mut tagged = false;
         let mut number: Option<u32> = None;
+        // The last token was a move number or a placeholder: a lone '-' now is a placeholder
+        // for an unknown move (`1. - - 2. - -`), not a result.
+        let mut after_number = false;
         while self.i < len {
             let i = self.i;
             let c = bytes[i];
@@ -205,12 +330,47 @@ impl Iterator for PdnReader<'_> {
                     let start_line = self.line;
                     let mut j = i + 1;
                     let mut in_quotes = false;
+                    let mut repaired = false;
+                    // "[[Event ...]": a doubled bracket.
+                    while bytes.get(j) == Some(&b'[') {
+                        j += 1;
+                        repaired = true;
+                    }
+                    // A '[' alone on its line: noise before a tag on the next line, or a tag
+                    // whose name went to the next line.
+                    let mut k = j;
+                    while k < len && matches!(bytes[k], b' ' | b'\t' | b'\r') {
+                        k += 1;
+                    }
+                    if k < len && bytes[k] == b'\n' {
+                        let mut n = k;
+                        while n < len && bytes[n].is_ascii_whitespace() {
+                            n += 1;
+                        }
+                        if n < len && bytes[n] == b'[' {
+                            self.i = i + 1;
+                            continue;
+                        }
+                        if n < len && bytes[n].is_ascii_alphabetic() {
+                            self.line += bytes[k..n].iter().filter(|&&b| b == b'\n').count();
+                            j = n;
+                            repaired = true;
+                        }
+                    }
+                    let body_start = j;
                     while j < len && (in_quotes || bytes[j] != b']') {
                         if bytes[j] == b'"' && bytes[j - 1] != b'\\' {
                             in_quotes = !in_quotes;
                         }
                         if bytes[j] == b'\n' {
                             if !in_quotes {
+                                break;
+                            }
+                            // A value whose closing quote is missing (`[Round "11.1]`): the
+                            // tag ends at the ']' that ends its line.
+                            if let Some(k) = bracket_ending_line(bytes, i + 1, j) {
+                                j = k;
+                                repaired = true;
                                 break;
                             }
                             self.line += 1;
@@ -228,35 +388,7 @@ impl Iterator for PdnReader<'_> {
                     }
                     self.i = j + 1;
                     tagged = true;
-                    if self.skim {
-                        continue;
-                    }
-                    if cur.tags.len() >= self.limits.max_tags {
-                        cur.error.get_or_insert(format!(
-                            "line {start_line}: more than {} tags in one game",
-                            self.limits.max_tags
-                        ));
-                        continue;
-                    }
-                    let body = &self.text[i + 1..j];
-                    match parse_tag(body) {
-                        Some((name, mut value)) => {
-                            if value.len() > self.limits.max_token {
-                                let mut end = self.limits.max_token;
-                                while !value.is_char_boundary(end) {
-                                    end -= 1;
-                                }
-                                value.truncate(end);
-                            }
-                            cur.tags.push((name, value))
-                        }
-                        None => {
-                            cur.error.get_or_insert(format!(
-                                "line {start_line}: '[{}]' is not a tag (expected [Name \"value\"])",
-                                body.chars().take(60).collect::<String>()
-                            ));
-                        }
-                    }
+                    self.take_tag(&mut cur, body_start, j, start_line, repaired);
                 }
                 b'{' => {
                     let start_line = self.line;
@@ -318,6 +450,17 @@ impl Iterator for PdnReader<'_> {
                     }
                     self.i = j + 1;
                 }
+                _ if line_start && bare_tag_line(bytes, i).is_some() => {
+                    // A tag line that lost its '[' (`Event "..."]`).
+                    if cur.has_content() {
+                        self.at_line_start = true;
+                        return Some(cur);
+                    }
+                    let j = bare_tag_line(bytes, i).unwrap_or(i);
+                    self.i = j + 1;
+                    tagged = true;
+                    self.take_tag(&mut cur, i, j, self.line, true);
+                }
                 _ => {
                     let ends_token = |j: usize| {
                         matches!(bytes[j], b'{' | b'(' | b'[' | b';' | b')' | b'}')
@@ -358,16 +501,30 @@ impl Iterator for PdnReader<'_> {
                         number = rest[..digits].parse().ok();
                         rest = rest[digits..].trim_start_matches('.');
                         if rest.is_empty() {
+                            after_number = true;
                             continue;
                         }
                     }
                     if rest.starts_with('$') {
                         continue; // NAG
                     }
+                    if rest.chars().all(|c| c == '.') {
+                        continue; // "..." continuing a move number written apart
+                    }
+                    if rest == "-" && after_number {
+                        cur.placeholders += 1;
+                        continue;
+                    }
+                    after_number = false;
                     // Russian files write results with ':' ("1/2:1/2"); a lone "-" ends some
-                    // exports' games (an unknown result).
+                    // exports' games (an unknown result); some files end the move text with
+                    // the Result tag's own value, even when it is no PDN result ("4-6").
                     let as_result = rest.replace(':', "-");
-                    if RESULTS.contains(&as_result.as_str()) || rest == "-" {
+                    let tag_value = cur.tag("Result").map(str::trim);
+                    if RESULTS.contains(&as_result.as_str())
+                        || rest == "-"
+                        || tag_value.is_some_and(|r| !r.is_empty() && r == rest)
+                    {
                         cur.terminator = Some(as_result);
                         return Some(cur);
                     }
@@ -401,7 +558,7 @@ fn parse_tag(body: &str) -> Option<(String, String)> {
     let name_len = body
         .find(|c: char| c.is_whitespace() || c == '"')
         .unwrap_or(body.len());
-    let name = &body[..name_len];
+    let name = decode_references(&body[..name_len]);
     if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
         return None;
     }
@@ -412,7 +569,38 @@ fn parse_tag(body: &str) -> Option<(String, String)> {
     } else {
         rest.to_string()
     };
-    Some((name.to_string(), value))
+    Some((name, value))
+}
+
+/// Decodes the numeric character references of a tag name (`&#x00c9;v&#x00e9;nement`, as an
+/// exporter wrote `Événement`).
+fn decode_references(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(p) = rest.find("&#") {
+        out.push_str(&rest[..p]);
+        let after = &rest[p + 2..];
+        let decoded = after.find(';').and_then(|e| {
+            let code = &after[..e];
+            let n = match code.strip_prefix(['x', 'X']) {
+                Some(hex) => u32::from_str_radix(hex, 16).ok(),
+                None => code.parse().ok(),
+            };
+            n.and_then(char::from_u32).map(|c| (c, e))
+        });
+        match decoded {
+            Some((c, e)) => {
+                out.push(c);
+                rest = &after[e + 1..];
+            }
+            None => {
+                out.push_str("&#");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Why a game's variant cannot be chosen.
@@ -425,26 +613,34 @@ pub enum VariantChoice {
     Missing,
 }
 
-/// The variant ids of the PDN GameType numbers (§6.1).
-pub fn variant_for_game_type(number: u32) -> Option<&'static str> {
-    Some(match number {
-        20 => "international",
-        21 => "english",
-        22 => "italian",
-        23 => "pool",
-        25 => "russian",
-        26 => "brazilian",
-        27 => "canadian",
-        28 => "portuguese",
-        29 => "czech",
-        31 => "thai",
-        40 => "frisian",
-        _ => return None,
-    })
+/// The variant of a PDN GameType number (§6.1), read from the catalogue's own GameType tags.
+pub fn variant_for_game_type(number: u32) -> Option<&'static Variant> {
+    variants()
+        .iter()
+        .find(|v| v.game_type_number() == Some(number))
+}
+
+/// The variant a PDN `Variant` tag names: a variant id, or one of the names other software
+/// writes ([`crate::variant::Spec::variant_tags`]), compared without regard to case, spaces,
+/// `_` and `-`.
+pub fn variant_for_tag(value: &str) -> Option<&'static Variant> {
+    let key = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !matches!(c, ' ' | '_' | '-'))
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let wanted = key(value);
+    if wanted.is_empty() {
+        return None;
+    }
+    variants()
+        .iter()
+        .find(|v| key(v.id()) == wanted || v.spec().variant_tags.iter().any(|t| key(t) == wanted))
 }
 
 /// The variant of a game: the explicit choice if given, else its `GameType` tag, else its
-/// `Variant` tag (lidraughts), else `None`.
+/// `Variant` tag (lidraughts, PlayStrategy), else `None`.
 pub fn choose_variant(game: &PdnGame, explicit: Option<&'static Variant>) -> VariantChoice {
     if let Some(v) = explicit {
         return VariantChoice::Found(v);
@@ -452,18 +648,12 @@ pub fn choose_variant(game: &PdnGame, explicit: Option<&'static Variant>) -> Var
     if let Some(gt) = game.tag("GameType") {
         let num = gt.split(',').next().unwrap_or("").trim();
         return match num.parse::<u32>().ok().and_then(variant_for_game_type) {
-            Some(id) => VariantChoice::Found(variant(id).expect("catalogue id")),
+            Some(v) => VariantChoice::Found(v),
             None => VariantChoice::Unsupported(format!("GameType \"{gt}\"")),
         };
     }
     if let Some(name) = game.tag("Variant") {
-        let id = name.trim().to_ascii_lowercase().replace([' ', '_'], "-");
-        let id = match id.as_str() {
-            "standard" | "international-draughts" | "draughts" => "international",
-            "american" | "checkers-english" => "english",
-            other => other,
-        };
-        return match variant(id) {
+        return match variant_for_tag(name) {
             Some(v) => VariantChoice::Found(v),
             None => VariantChoice::Unsupported(format!("Variant \"{name}\"")),
         };
@@ -517,6 +707,100 @@ mod tests {
         assert_eq!(PdnReader::count_games("[Event \"only tags\"]"), 1);
         // Multi-byte characters anywhere in a token are not white space.
         assert_eq!(parse_pdn("1. 32-28é\u{a0}19-23 *")[0].plies, 2);
+    }
+
+    #[test]
+    fn repairs_broken_tags_as_real_files_have_them() {
+        // Each case is from a file of ../shared/data/pdn (see its README).
+        let text = "[Round \"11.1]\n[GameType \"25\"]\n1. cb4 fg5 1/2:1/2\n\n\
+                    [Event \"A\"]\n1. 32-28 *\\r\n\nEvent \"B\"]\n[Site \"\"]\\r\n1. 33-28 *\n\
+                    [\n[Event \"C\"]\n1. 31-27 *\n[[Event \"D\"]\n1. 34-30 *\n\
+                    [&#x00c9;v&#x00e9;nement \"E\"]\n1. 32-27 *\n[\nEvent \"F\"]\n1. 31-26 *\n";
+        let games = parse_pdn(text);
+        let events: Vec<Option<&str>> = games.iter().map(|g| g.tag("Event")).collect();
+        assert_eq!(
+            events,
+            [
+                None,
+                Some("A"),
+                Some("B"),
+                Some("C"),
+                Some("D"),
+                None,
+                Some("F")
+            ]
+        );
+        assert_eq!(games[0].tag("Round"), Some("11.1"));
+        assert_eq!(games[0].tag("GameType"), Some("25"));
+        assert_eq!(games[0].moves.len(), 2);
+        assert_eq!(games[0].notes[0].kind, PdnNoteKind::TagRepaired);
+        assert_eq!(games[2].notes[0].text, "Event \"B\"");
+        assert_eq!(games[2].moves[0].text, "33-28");
+        assert_eq!(games[5].tag("Événement"), Some("E"));
+        for g in &games {
+            assert!(g.error.is_none(), "{g:?}");
+            assert!(!g.moves.is_empty(), "{g:?}");
+        }
+        assert_eq!(PdnReader::count_games(text), games.len());
+    }
+
+    #[test]
+    fn placeholders_dots_and_non_standard_terminators() {
+        // Unknown moves (abatsiev g36), a lone '-' result (Polish team championship), '...'
+        // continuations (windragon), the Result tag's own value as terminator (delfts).
+        let text = "[Event \"A\"]\n1. - - 2. - - 1/2-1/2\n[Event \"B\"]\n1.32-28 19-23  -\n\
+                    [Event \"C\"]\n1. 32-28 {x} 1... 19-23 2. ... *\n\
+                    [Result \"4-6\"]\n01. 34-29 4-6\n[Event \"E\"]\n1. 33-29 *\n";
+        let games = parse_pdn(text);
+        assert_eq!(games.len(), 5);
+        assert_eq!(games[0].placeholders, 4);
+        assert!(games[0].moves.is_empty());
+        assert_eq!(games[0].terminator.as_deref(), Some("1/2-1/2"));
+        assert_eq!(games[1].moves.len(), 2);
+        assert_eq!(games[1].terminator.as_deref(), Some("-"));
+        assert_eq!(games[2].moves.len(), 2);
+        assert_eq!(games[3].moves.len(), 1);
+        assert_eq!(games[3].terminator.as_deref(), Some("4-6"));
+        assert_eq!(games[4].tag("Event"), Some("E"));
+        assert_eq!(PdnReader::count_games(text), 5);
+    }
+
+    #[test]
+    fn game_types_and_variant_tags_come_from_the_catalogue() {
+        // Every GameType of the catalogue leads back to its variant, and no number is used
+        // twice.
+        for v in variants() {
+            if let Some(n) = v.game_type_number() {
+                assert_eq!(variant_for_game_type(n).map(Variant::id), Some(v.id()));
+            }
+            assert_eq!(variant_for_tag(v.id()).map(Variant::id), Some(v.id()));
+        }
+        let id = |n| variant_for_game_type(n).map(Variant::id);
+        assert_eq!(
+            [20, 21, 22, 23, 25, 26, 27, 28, 29, 31, 40].map(id),
+            [
+                "international",
+                "english",
+                "italian",
+                "pool",
+                "russian",
+                "brazilian",
+                "canadian",
+                "portuguese",
+                "czech",
+                "thai",
+                "frisian"
+            ]
+            .map(Some)
+        );
+        assert_eq!(id(99), None); // lidraughts' private "from position"
+        let tag = |t| variant_for_tag(t).map(Variant::id);
+        assert_eq!(tag("Standard"), Some("international"));
+        assert_eq!(tag("American/English"), Some("english"));
+        assert_eq!(tag("Russian"), Some("russian"));
+        assert_eq!(tag("anti_checkers"), Some("anti-checkers"));
+        assert_eq!(tag("Frysk!!"), None);
+        assert_eq!(tag(""), None);
     }
 
     #[test]
