@@ -97,6 +97,19 @@ def fen_and_move_seeds():
         write("fen", bytes([VARIANTS.index("parachute")]) + extra.encode())
 
 
+def piece_seeds():
+    """Seeds of the fen target's second mode (first byte 0x80 + variant): random pieces, many
+    of them kings, two bytes a piece (see pieces_fen in fuzz_targets/fen.rs)."""
+    import random
+    rng = random.Random(2026)
+    for i, _ in enumerate(VARIANTS):
+        for _ in range(4):
+            data = bytearray([0x80 | i, rng.randrange(2)])
+            for _ in range(rng.randrange(4, 18)):
+                data += bytes([rng.choice([0, 1, 2, 3, 2, 3]), rng.randrange(256)])
+            write("fen", bytes(data))
+
+
 def games(data):
     """Splits PDN bytes into games: a game starts at a tag line after a line that is no tag."""
     out, cur, prev_tag = [], [], False
@@ -162,5 +175,6 @@ if __name__ == "__main__":
     shared = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "data",
                                                                   "pdn")
     fen_and_move_seeds()
+    piece_seeds()
     pdn_seeds(shared)
     json_seeds()
