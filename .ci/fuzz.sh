@@ -9,7 +9,8 @@
 # directory, so the committed corpus is left as it is.
 #
 # Environment: FUZZ_SECONDS (per target, default 45), FUZZ_TARGETS (default: every target).
-# Cold machine, 2 cores: about 8 minutes (install ~30 s, build ~6 min, 4 x 45 s of fuzzing).
+# Cold machine, 2 cores: about 10 minutes (cargo install ~30 s, build ~6.5 min, 4 x 45 s of
+# fuzzing); 14 minutes when the cores are shared with other work.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
