@@ -1,21 +1,18 @@
-//! JSON request bodies: arbitrary bytes read as each request body of the service, then, for
-//! the ones that parse, the engine run the way the handlers run it. The first byte picks the
-//! variant (the path's `{variant}`), the rest is the body.
-//!
-//! The handlers are being turned into plain functions; until then the `run_*` functions below
-//! repeat what each handler does between reading the body and writing the answer (switch
-//! each to the handler's own function when it exists).
+//! JSON request bodies: arbitrary bytes read as each request body of the service, as the
+//! service reads them (a JSON object, or 400), then, for the ones that parse, the handler's own
+//! function run under a work budget. The first byte picks the variant (the path's `{variant}`),
+//! the rest is the body.
 
 #![no_main]
 
-use arbiter::api::judge::JudgeRequest;
-use arbiter::api::moves::{list_moves, MovesRequest};
+use arbiter::api::judge::{judge_game, JudgeRequest};
+use arbiter::api::moves::{list_moves_within, MovesRequest};
 use arbiter::api::pdn::{judge_pdn_text, PdnRequest};
-use arbiter::api::play::PlayRequest;
-use arbiter::api::{check_move_count, find_variant, parse_position};
+use arbiter::api::play::{play_within, PlayRequest};
+use arbiter::api::{check_move_count, find_variant, parse_json_object};
 use arbiter_fuzz::{budget, pick_variant};
-use arbiter_rules::adjudication::check_declared;
-use arbiter_rules::{judge_within, status_within, Variant};
+use arbiter_rules::adjudication::ReadOptions;
+use arbiter_rules::Variant;
 use libfuzzer_sys::fuzz_target;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -23,9 +20,10 @@ use serde::Serialize;
 /// Games judged per PDN body here (the service allows 200; a few keep each input fast).
 const MAX_GAMES: usize = 5;
 
-/// Reads `body` as a `T`; a body that parses also survives writing and reading again.
+/// Reads `body` as the service does; a body that parses also survives writing and reading
+/// again.
 fn read<T: DeserializeOwned + Serialize>(body: &[u8]) -> Option<T> {
-    let value: T = serde_json::from_slice(body).ok()?;
+    let value: T = parse_json_object(body).ok()?;
     let written = serde_json::to_value(&value).expect("a request serializes");
     let again: T = serde_json::from_value(written.clone()).expect("a written request reads back");
     assert_eq!(serde_json::to_value(&again).expect("serializes"), written);
@@ -33,14 +31,14 @@ fn read<T: DeserializeOwned + Serialize>(body: &[u8]) -> Option<T> {
 }
 
 /// `POST /v1/variants/{variant}/moves`.
-fn run_moves(v: &Variant, req: MovesRequest) {
-    if let Ok(answer) = list_moves(v.id(), req.position.as_deref()) {
+fn run_moves(v: &'static Variant, req: MovesRequest) {
+    if let Ok(answer) = list_moves_within(v, req.position.as_deref(), &budget()) {
         serde_json::to_vec(&answer).expect("the moves answer serializes");
     }
 }
 
-/// `POST /v1/variants/{variant}/play`.
-fn run_play(v: &Variant, req: PlayRequest) {
+/// `POST /v1/variants/{variant}/play` (the handler checks `move`/`moves` first).
+fn run_play(v: &'static Variant, req: PlayRequest) {
     let texts = match (req.single, req.moves) {
         (Some(m), None) => vec![m],
         (None, Some(ms)) => ms,
@@ -49,37 +47,20 @@ fn run_play(v: &Variant, req: PlayRequest) {
     if check_move_count(texts.len()).is_err() {
         return;
     }
-    let Ok(mut pos) = parse_position(v, "position", req.position.as_deref()) else {
-        return;
-    };
-    let budget = budget();
-    for text in &texts {
-        let Ok(d) = v.parse_move_within(&pos, text, &budget) else {
-            // The handler lists the legal moves with its error.
-            let _ = v.describe_moves_within(&pos, &budget);
-            return;
-        };
-        pos = v.play(&pos, &d.mv);
+    if let Ok(answer) = play_within(v, req.position.as_deref(), &texts, &budget()) {
+        assert!(answer.moves.len() == texts.len());
+        serde_json::to_vec(&answer).expect("the play answer serializes");
     }
-    let _ = status_within(v, &pos, &budget);
-    let _ = v.fen(&pos);
 }
 
 /// `POST /v1/variants/{variant}/judge`.
-fn run_judge(v: &Variant, req: JudgeRequest) {
+fn run_judge(v: &'static Variant, req: JudgeRequest) {
     if check_move_count(req.moves.len()).is_err() {
         return;
     }
-    let Ok(start) = parse_position(v, "start_position", req.start_position.as_deref()) else {
-        return;
-    };
-    let Ok(j) = judge_within(v, start, &req.moves, &budget()) else {
-        return;
-    };
-    assert!(j.moves.len() + j.moves_after_end <= req.moves.len());
-    if let Some(claimed) = req.claimed_result {
-        let text = serde_json::to_value(claimed).expect("a claimed result serializes");
-        check_declared(v, &j, text.as_str());
+    if let Ok(answer) = judge_game(v, &req, &budget()) {
+        assert!(answer.plies + answer.moves_after_end <= req.moves.len());
+        serde_json::to_vec(&answer).expect("the judge answer serializes");
     }
 }
 
@@ -90,7 +71,11 @@ fn run_pdn(req: PdnRequest) {
         Some(Err(_)) => return,
         None => None,
     };
-    if let Ok(answer) = judge_pdn_text(&req.pdn, explicit, MAX_GAMES) {
+    let options = ReadOptions {
+        convention: req.result_convention.unwrap_or_default().into(),
+        ..ReadOptions::default()
+    };
+    if let Ok(answer) = judge_pdn_text(&req.pdn, explicit, MAX_GAMES, options, &budget()) {
         serde_json::to_vec(&answer).expect("the PDN answer serializes");
     }
 }

@@ -10,6 +10,8 @@
 use arbiter::api::pdn::{
     decode_pdn, judge_pdn_text, MAX_PLIES_PER_GAME, MAX_TAGS_PER_GAME, MAX_TOKEN_BYTES,
 };
+use arbiter_fuzz::budget;
+use arbiter_rules::adjudication::ReadOptions;
 use arbiter_rules::notation::pdn::{parse_pdn, PdnLimits, PdnReader};
 use libfuzzer_sys::fuzz_target;
 
@@ -44,12 +46,16 @@ fuzz_target!(|data: &[u8]| {
         assert!(b.tags.len() <= f.tags.len());
     }
 
-    match judge_pdn_text(&text, None, MAX_GAMES) {
+    match judge_pdn_text(&text, None, MAX_GAMES, ReadOptions::default(), &budget()) {
         Ok(answer) => {
             assert!(count <= MAX_GAMES);
             assert_eq!(answer.games.len(), count);
             serde_json::to_vec(&answer).expect("the answer serializes");
         }
-        Err(_) => assert!(count > MAX_GAMES),
+        Err(e) => assert!(
+            count > MAX_GAMES || e.problem().code == "budget-exceeded",
+            "{}",
+            e.problem().detail
+        ),
     }
 });
