@@ -18,8 +18,11 @@
 #   lb        attacks through nginx (so on every replica); normal traffic through nginx
 #   recovery  after a short pause, normal traffic only
 #
-# Meanwhile /healthz, /readyz and /metrics of every replica are probed straight on its port
-# (a new connection per probe, like a kubelet), and the RSS of every replica is sampled.
+# Meanwhile /healthz, /readyz and /metrics of every replica are probed straight on its admin
+# listener (--admin-addr, where the Kubernetes manifests point the kubelet and Prometheus) and,
+# for information, on its API port (a new connection per probe, like a kubelet), and the RSS of
+# every replica is sampled. The three replicas share the machine's cores, so each gets
+# ABUSE_MAX_JOBS engine slots (1 by default: a replica with less than a core of its own).
 #
 # It fails unless: normal traffic gets only correct 2xx answers in baseline, direct and recovery
 # (in direct, nginx must route around the attacked replica: a 503 `overloaded` is retried on
@@ -29,15 +32,15 @@
 # every attack answer is one its group allows (never a 5xx other than 503
 # `overloaded`, never a timeout or socket error; pdn-frisian only 422 `budget-exceeded` or 503
 # `overloaded`, pdn-empty only 422 `too-many-games` or 503 `overloaded`, pdn-real only 200 or 503
-# `overloaded`); the probes' p99 is under ABUSE_PROBE_P99_MS on every replica and endpoint during
-# the attacks, with no failed probe; every replica is still the same live process; its peak
+# `overloaded`); the admin probes' p99 is under ABUSE_PROBE_P99_MS on every replica and endpoint
+# during the attacks, with no failed probe; every replica is still the same live process; its peak
 # RSS (VmHWM) is under ABUSE_MAX_RSS_MIB; spot checks through nginx and on every replica are
 # right at the end. Installs nginx and wrk (Debian packages) when missing.
 #
 #   deploy/abuse-test.sh     # about 2.5 minutes after the build with the defaults below
 #
 # Knobs (environment): ABUSE_BASELINE=10 ABUSE_DIRECT=40 ABUSE_LB=50 ABUSE_PAUSE=5
-# ABUSE_RECOVERY=15 (seconds), ABUSE_WORKERS=2 (per replica), ABUSE_NORMAL_CONNECTIONS=4,
+# ABUSE_RECOVERY=15 (seconds), ABUSE_WORKERS=2 and ABUSE_MAX_JOBS=1 (per replica), ABUSE_NORMAL_CONNECTIONS=4,
 # ABUSE_NORMAL_DELAY_MS=25 (pause between two requests of one normal connection),
 # ABUSE_NORMAL_TIMEOUT=5 (seconds),
 # ABUSE_PDN_CONNECTIONS=4, ABUSE_HEAVY_CONNECTIONS=32, ABUSE_EMPTY_CONNECTIONS=16,
@@ -54,6 +57,7 @@ LBPHASE="${ABUSE_LB:-50}"
 PAUSE="${ABUSE_PAUSE:-5}"
 RECOVERY="${ABUSE_RECOVERY:-15}"
 WORKERS="${ABUSE_WORKERS:-2}"
+MAX_JOBS="${ABUSE_MAX_JOBS:-1}"
 NORMAL_CONNECTIONS="${ABUSE_NORMAL_CONNECTIONS:-4}"
 NORMAL_DELAY_MS="${ABUSE_NORMAL_DELAY_MS:-25}"
 PDN_CONNECTIONS="${ABUSE_PDN_CONNECTIONS:-4}"
@@ -112,10 +116,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Four free loopback ports (three replicas, nginx).
-read -r P1 P2 P3 LB < <(python3 - <<'PY'
+# Seven free loopback ports (three replicas, nginx, the replicas' admin listeners).
+read -r P1 P2 P3 LB A1 A2 A3 < <(python3 - <<'PY'
 import socket
-socks = [socket.socket() for _ in range(4)]
+socks = [socket.socket() for _ in range(7)]
 for s in socks:
     s.bind(("127.0.0.1", 0))
 print(*[s.getsockname()[1] for s in socks])
@@ -124,6 +128,7 @@ for s in socks:
 PY
 )
 PORTS=("$P1" "$P2" "$P3")
+ADMIN_PORTS=("$A1" "$A2" "$A3")
 
 CURL=(curl --noproxy '*' -sS --max-time 5)
 
@@ -136,13 +141,15 @@ wait_ok() { # url, seconds
 }
 start_time() { awk '{print $22}' "/proc/$1/stat"; } # clock ticks since boot: a new process differs
 
-for port in "${PORTS[@]}"; do
+for i in 0 1 2; do
+    port="${PORTS[$i]}"
     ARBITER_LOG=warn "$BIN" serve --addr "127.0.0.1:$port" --workers "$WORKERS" \
+        --admin-addr "127.0.0.1:${ADMIN_PORTS[$i]}" --max-jobs "$MAX_JOBS" \
         --shutdown-timeout "$SHUTDOWN_TIMEOUT" >"$TMP/arbiter-$port.log" 2>&1 &
     PIDS+=($!)
     disown # no "Killed" notice from bash at the cleanup
 done
-for port in "${PORTS[@]}"; do wait_ok "http://127.0.0.1:$port/readyz" 60; done
+for port in "${PORTS[@]}" "${ADMIN_PORTS[@]}"; do wait_ok "http://127.0.0.1:$port/readyz" 60; done
 STARTS=()
 for pid in "${PIDS[@]}"; do STARTS+=("$(start_time "$pid")"); done
 log "replicas on ports ${PORTS[*]} (pids ${PIDS[*]}, --workers $WORKERS)"
@@ -286,13 +293,15 @@ PY
 
 # --- the prober -------------------------------------------------------------------------
 cat >"$TMP/probe.py" <<'PY'
-# Probes /healthz, /readyz, /metrics of each replica in turn (one thread per replica, a new
-# connection per probe), and samples each replica's RSS. Writes "probe TIME PORT PATH STATUS MS"
-# and "rss TIME PORT KB" lines until SIGTERM.
+# Probes /healthz, /readyz, /metrics of each replica in turn on its admin listener (where the
+# Kubernetes manifests point the kubelet and Prometheus) and on its API port (one thread per
+# replica, a new connection per probe), and samples each replica's RSS. Writes
+# "probe TIME PORT LISTENER:PATH STATUS MS" (PORT: the replica's API port) and
+# "rss TIME PORT KB" lines until SIGTERM.
 import signal, socket, sys, threading, time
 
 out_path, interval, timeout = sys.argv[1], float(sys.argv[2]) / 1000, 5.0
-replicas = [tuple(a.split(":")) for a in sys.argv[3:]]  # port:pid
+replicas = [tuple(a.split(":")) for a in sys.argv[3:]]  # port:admin-port:pid
 stop = threading.Event()
 lock = threading.Lock()
 out = open(out_path, "w")
@@ -321,25 +330,26 @@ def probe(port, path):
         status = type(e).__name__
     return status, (time.perf_counter() - t0) * 1000
 
-def prober(port):
+def prober(port, admin):
     # One probe per interval whatever the earlier ones are doing (a kubelet does not wait
     # either), each in its own thread, so a replica that hangs still gets sampled on time.
-    paths = ["/healthz", "/readyz", "/metrics"]
+    paths = [(admin, "admin", p) for p in ("/healthz", "/readyz", "/metrics")] + \
+            [(port, "api", p) for p in ("/healthz", "/readyz", "/metrics")]
     i = 0
     next_at = time.monotonic()
     while not stop.is_set():
-        path = paths[i % 3]
+        target, listener, path = paths[i % len(paths)]
         i += 1
-        def one(path=path):
-            status, ms = probe(port, path)
-            emit(f"probe {time.time():.3f} {port} {path} {status} {ms:.2f}")
+        def one(target=target, listener=listener, path=path):
+            status, ms = probe(target, path)
+            emit(f"probe {time.time():.3f} {port} {listener}:{path} {status} {ms:.2f}")
         threading.Thread(target=one, daemon=True).start()
         next_at += interval
         stop.wait(max(0.0, next_at - time.monotonic()))
 
 def rss():
     while not stop.is_set():
-        for port, pid in replicas:
+        for port, _, pid in replicas:
             try:
                 with open(f"/proc/{pid}/status") as f:
                     kb = next(l.split()[1] for l in f if l.startswith("VmRSS:"))
@@ -349,7 +359,7 @@ def rss():
         stop.wait(0.5)
 
 signal.signal(signal.SIGTERM, lambda *_: stop.set())
-threads = [threading.Thread(target=prober, args=(p,)) for p, _ in replicas]
+threads = [threading.Thread(target=prober, args=(p, a)) for p, a, _ in replicas]
 threads.append(threading.Thread(target=rss))
 for t in threads:
     t.start()
@@ -367,7 +377,7 @@ PY
 PROBE_NICE=()
 if nice -n -5 true 2>/dev/null; then PROBE_NICE=(nice -n -5); fi
 "${PROBE_NICE[@]}" python3 "$TMP/probe.py" "$TMP/probes.txt" "$PROBE_INTERVAL_MS" \
-    "$P1:${PIDS[0]}" "$P2:${PIDS[1]}" "$P3:${PIDS[2]}" &
+    "$P1:$A1:${PIDS[0]}" "$P2:$A2:${PIDS[1]}" "$P3:$A3:${PIDS[2]}" &
 PROBE_PID=$!
 JOBS+=("$PROBE_PID")
 
@@ -557,23 +567,27 @@ def pct(xs, p):
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))] if xs else float("nan")
 
 ports = [l.split()[0] for l in open(os.path.join(tmp, "replicas.txt"))]
-print(f"\n== probes straight on each replica (ms; bound p99 < {p99_bound:g} during direct and lb; replica 1 = {attacked} is attacked directly) ==")
-print(f"{'replica':<8} {'path':<9} " + " ".join(f"{ph + ' p50/p99/max':>26}" for ph in order) + "   n(attack)  failed")
+print(f"\n== probes straight on each replica (ms; admin listener: bound p99 < {p99_bound:g} during direct and lb; api port: for information; replica 1 = {attacked} is attacked directly) ==")
+print(f"{'replica':<8} {'path':<16} " + " ".join(f"{ph + ' p50/p99/max':>26}" for ph in order) + "   n(attack)  failed")
 for port in ports:
-    for path in ("/healthz", "/readyz", "/metrics"):
+    for path in ("admin:/healthz", "admin:/readyz", "admin:/metrics",
+                 "api:/healthz", "api:/readyz", "api:/metrics"):
         cells = []
         for ph in order:
             xs = samples[(port, path, ph)]
             cells.append(f"{pct(xs, 50):7.1f}/{pct(xs, 99):7.1f}/{max(xs) if xs else float('nan'):8.1f}")
         under = samples[(port, path, "direct")] + samples[(port, path, "lb")]
         nbad = sum(n for (p, pa, ph, st), n in bad_probes.items() if p == port and pa == path)
-        print(f"{port:<8} {path:<9} " + " ".join(f"{c:>26}" for c in cells) + f"   {len(under):>9}  {nbad:>6}")
+        print(f"{port:<8} {path:<16} " + " ".join(f"{c:>26}" for c in cells) + f"   {len(under):>9}  {nbad:>6}")
+        if not path.startswith("admin:"):
+            continue
         if len(under) < 20:
             failures.append(f"probe {port}{path}: only {len(under)} samples under attack")
         elif pct(under, 99) >= p99_bound:
             failures.append(f"probe {port}{path}: p99 {pct(under, 99):.1f} ms under attack (bound {p99_bound:g} ms, max {max(under):.1f} ms)")
 for (port, path, ph, st), n in sorted(bad_probes.items()):
-    failures.append(f"probe {port}{path} in {ph}: {n} x {st}")
+    if path.startswith("admin:"):
+        failures.append(f"probe {port}{path} in {ph}: {n} x {st}")
 
 # Replicas.
 print(f"\n== replicas (RSS in MiB; bound on peak {rss_bound:g} MiB) ==")

@@ -77,6 +77,11 @@ pub struct ServeArgs {
     #[arg(long, env = "ARBITER_SHUTDOWN_DELAY", default_value_t = 0,
           value_parser = clap::value_parser!(u64).range(0..=600))]
     pub shutdown_delay: u64,
+    /// Address of the admin listener: `/healthz`, `/readyz` and `/metrics` on a worker thread
+    /// of their own, answered at once however busy the API is (point the orchestrator's probes
+    /// and the metrics scraper at it). Empty: none (they are always on `--addr` as well).
+    #[arg(long, env = "ARBITER_ADMIN_ADDR", default_value = "")]
+    pub admin_addr: String,
     /// Engine jobs running at once (default: one per CPU the process may use); a request that
     /// needs the engine pool when every slot is busy is answered 503 `overloaded` at once.
     #[arg(long, env = "ARBITER_MAX_JOBS", value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -122,6 +127,7 @@ impl ServeArgs {
     pub fn config(&self) -> Config {
         Config {
             addr: self.addr.clone(),
+            admin_addr: Some(self.admin_addr.trim().to_string()).filter(|a| !a.is_empty()),
             workers: self.workers.map(usize::from),
             body_limit: self.body_limit,
             request_timeout: Duration::from_secs(self.request_timeout),
@@ -166,6 +172,8 @@ pub struct BodyLimit(pub usize);
 pub struct Config {
     /// Address to bind, e.g. `0.0.0.0:8080` or `127.0.0.1:0` (any free port).
     pub addr: String,
+    /// Address of the admin listener (probes and metrics only), if any.
+    pub admin_addr: Option<String>,
     /// Worker threads; `None` = one per CPU core.
     pub workers: Option<usize>,
     /// Largest accepted request body, in bytes.
@@ -189,6 +197,7 @@ impl Config {
     pub fn new(addr: impl Into<String>) -> Config {
         Config {
             addr: addr.into(),
+            admin_addr: None,
             workers: None,
             body_limit: MAX_BODY_BYTES,
             request_timeout: Duration::from_secs(DEFAULT_REQUEST_TIMEOUT_SECS),

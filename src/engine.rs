@@ -2,18 +2,19 @@
 //!
 //! Every endpoint that runs the rules engine hands its work to [`Engine::run`] as a closure of a
 //! [`Budget`]. The work is first tried on the I/O worker with a small slice of the budget
-//! ([`EngineConfig::inline_units`], about a millisecond): the common cheap request (the moves of
-//! a position, a short game) is answered there, without a thread hop. Work that needs more is
-//! started again from scratch on the engine pool with the request's whole budget, so its
-//! answer does not depend on where it ran. The pool has [`EngineConfig::max_jobs`] threads at a
-//! lower scheduling priority than the I/O workers; a request that finds every slot busy is not
-//! queued: it is answered at once 503 `overloaded` with `Retry-After`. A job whose request is
+//! ([`EngineConfig::inline_units`], about a millisecond; a tenth of it while every slot is
+//! busy): the common cheap request (the moves of a position, a short game) is answered there,
+//! without a thread hop. Work that needs more is started again from scratch on the engine pool
+//! with the request's whole budget, so its answer does not depend on where it ran. The pool has
+//! [`EngineConfig::max_jobs`] threads; a request that finds every slot busy is not queued: it is
+//! answered at once 503 `overloaded` with `Retry-After`. A job whose request is
 //! dropped (the request timed out, the client left) is cancelled through its budget and stops
 //! within a few milliseconds.
 //!
-//! So no request costs more than its budget, the I/O workers (and with them `/healthz`,
-//! `/readyz` and `/metrics`) are never busy with engine work for more than a slice at a time,
-//! and the memory of the engine work is bounded by the number of slots.
+//! So no request costs more than its budget, the I/O workers are never busy with engine work
+//! for more than a slice at a time, and the memory of the engine work is bounded by the number
+//! of slots. The probes and metrics have a listener and a thread of their own besides
+//! (`--admin-addr`).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -34,6 +35,10 @@ pub const DEFAULT_WORK_BUDGET: u64 = 10_000_000;
 pub const DEFAULT_PDN_WORK_BUDGET: u64 = 25_000_000;
 /// Work tried on the I/O worker before a request moves to the engine pool.
 pub const DEFAULT_INLINE_UNITS: u64 = 20_000;
+/// While every slot is busy, the slice tried on the I/O worker is this fraction of the usual
+/// one: a request that needs more would be refused anyway, so the I/O workers (and the probes
+/// they serve) spend little on it.
+pub const SATURATED_INLINE_DIVISOR: u64 = 10;
 /// `Retry-After` of an `overloaded` answer, in seconds.
 pub const RETRY_AFTER_SECS: u64 = 1;
 
@@ -140,18 +145,15 @@ impl Engine {
             let rx = rx.clone();
             std::thread::Builder::new()
                 .name(format!("arbiter-engine-{i}"))
-                .spawn(move || {
-                    lower_priority();
-                    loop {
-                        let job = {
-                            let Ok(rx) = rx.lock() else { return };
-                            match rx.recv() {
-                                Ok(job) => job,
-                                Err(_) => return,
-                            }
-                        };
-                        job();
-                    }
+                .spawn(move || loop {
+                    let job = {
+                        let Ok(rx) = rx.lock() else { return };
+                        match rx.recv() {
+                            Ok(job) => job,
+                            Err(_) => return,
+                        }
+                    };
+                    job();
                 })
                 .expect("spawn an engine thread");
         }
@@ -192,7 +194,10 @@ impl Engine {
         F: Fn(&Budget) -> Result<T, ApiError> + Send + Sync + 'static,
     {
         let limit = self.limit(work);
-        let slice = self.config.inline_units.min(limit);
+        let mut slice = self.config.inline_units.min(limit);
+        if self.running.load(Ordering::Relaxed) >= self.config.max_jobs {
+            slice /= SATURATED_INLINE_DIVISOR;
+        }
         let budget = Budget::new(slice);
         let first = f(&budget);
         if first.is_ok() || budget.left() > 0 || slice == limit {
@@ -250,16 +255,6 @@ impl Engine {
 
 fn is_over_budget<T>(r: &Result<T, ApiError>) -> bool {
     matches!(r, Err(e) if e.problem().code == "budget-exceeded")
-}
-
-/// Engine threads yield to the I/O workers: nice 10 on Linux (a no-op elsewhere).
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: setpriority on the calling thread's own id; no memory is shared.
-    unsafe {
-        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
-        libc::setpriority(libc::PRIO_PROCESS, tid, 10);
-    }
 }
 
 #[cfg(test)]
@@ -322,11 +317,16 @@ mod tests {
         let err = e.run(Work::Request, spin(500)).await.unwrap_err();
         assert_eq!(err.problem().code, "overloaded");
         assert_eq!(err.status().as_u16(), 503);
-        // Cheap work still runs on the I/O worker.
-        assert!(e.run(Work::Request, spin(3)).await.is_ok());
+        // Cheap work still runs on the I/O worker, within a tenth of the usual slice (1 unit of
+        // 10); a little more is refused at once.
+        assert!(e.run(Work::Request, spin(1)).await.is_ok());
+        let err = e.run(Work::Request, spin(3)).await.unwrap_err();
+        assert_eq!(err.problem().code, "overloaded");
         gate.store(true, Ordering::Relaxed);
         blocker.await.unwrap().unwrap();
-        assert_eq!(e.stats().shed.load(Ordering::Relaxed), 1);
+        assert_eq!(e.stats().shed.load(Ordering::Relaxed), 2);
+        // A free slot again: the usual slice.
+        assert!(e.run(Work::Request, spin(3)).await.is_ok());
     }
 
     #[actix_web::test]

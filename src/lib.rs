@@ -30,17 +30,105 @@ use crate::errors::ApiError;
 /// The response header carrying the request id.
 pub const REQUEST_ID_HEADER: &str = "x-request-id";
 
-/// Binds `config.addr` and builds the server (not yet running). Returns the server and the
-/// port actually bound (useful with port 0).
+/// The servers of one process: the API, and the admin listener if one is configured.
+pub struct Servers {
+    /// The API server (every endpoint, probes and metrics included).
+    pub api: Server,
+    /// The port the API server bound.
+    pub port: u16,
+    /// The admin server (`/healthz`, `/readyz`, `/metrics` only, on a thread of its own) and
+    /// its port, when `config.admin_addr` is set.
+    pub admin: Option<(Server, u16)>,
+}
+
+/// What the API and admin servers of one process share.
+#[derive(Clone)]
+struct Shared {
+    shutdown: web::Data<config::ShutdownFlag>,
+    metrics: web::Data<metrics::Metrics>,
+    engine: web::Data<engine::Engine>,
+}
+
+/// Binds `config.addr` and builds the API server (not yet running). Returns the server and the
+/// port actually bound (useful with port 0). The admin listener is not started: see
+/// [`build_servers`].
 pub fn build(config: &Config) -> std::io::Result<(Server, u16)> {
+    let shared = Shared {
+        shutdown: web::Data::new(config.shutdown.clone()),
+        metrics: web::Data::new(metrics::Metrics::new()),
+        engine: web::Data::from(engine::Engine::start(config.engine)),
+    };
+    api_server(config, shared)
+}
+
+/// Binds and builds every server of the process: the API on `config.addr` and, when
+/// `config.admin_addr` is set, the admin listener.
+pub fn build_servers(config: &Config) -> std::io::Result<Servers> {
+    let shared = Shared {
+        shutdown: web::Data::new(config.shutdown.clone()),
+        metrics: web::Data::new(metrics::Metrics::new()),
+        engine: web::Data::from(engine::Engine::start(config.engine)),
+    };
+    let admin = match &config.admin_addr {
+        Some(addr) => Some(admin_server(addr, config, shared.clone())?),
+        None => None,
+    };
+    let (api, port) = api_server(config, shared)?;
+    Ok(Servers { api, port, admin })
+}
+
+/// The admin listener: the probes and the metrics on a server of one worker thread of its own,
+/// so that they are answered at once whatever the API workers are busy with (a kubelet's probe
+/// never waits behind API requests).
+fn admin_server(addr: &str, config: &Config, shared: Shared) -> std::io::Result<(Server, u16)> {
+    let listener = TcpListener::bind(addr)?;
+    let port = listener.local_addr()?.port();
+    let server = actix_web::HttpServer::new(move || {
+        App::new()
+            .app_data(shared.shutdown.clone())
+            .app_data(shared.metrics.clone())
+            .app_data(shared.engine.clone())
+            .wrap(ErrorHandlers::new().default_handler(errors::ensure_problem))
+            .wrap(actix_web::middleware::from_fn(metrics::record))
+            .service(
+                web::resource("/healthz")
+                    .route(web::get().to(api::health::healthz))
+                    .default_service(api::not_allowed("GET")),
+            )
+            .service(
+                web::resource("/readyz")
+                    .route(web::get().to(api::health::readyz))
+                    .default_service(api::not_allowed("GET")),
+            )
+            .service(
+                web::resource("/metrics")
+                    .route(web::get().to(metrics::metrics))
+                    .default_service(api::not_allowed("GET")),
+            )
+            .default_service(web::to(|req: HttpRequest| async move {
+                Err::<HttpResponse, ApiError>(ApiError::not_found(req.path()))
+            }))
+    })
+    .workers(1)
+    .client_request_timeout(config.request_timeout)
+    .shutdown_timeout(config.shutdown_timeout.as_secs())
+    .disable_signals()
+    .listen(listener)?
+    .run();
+    Ok((server, port))
+}
+
+fn api_server(config: &Config, shared: Shared) -> std::io::Result<(Server, u16)> {
     let listener = TcpListener::bind(&config.addr)?;
     let port = listener.local_addr()?.port();
     let doc = openapi::document();
     let body_limit = config.body_limit;
     let request_timeout = config.request_timeout;
-    let shutdown = web::Data::new(config.shutdown.clone());
-    let metrics = web::Data::new(metrics::Metrics::new());
-    let engine = web::Data::from(engine::Engine::start(config.engine));
+    let Shared {
+        shutdown,
+        metrics,
+        engine,
+    } = shared;
     let make_app = move || {
         App::new()
             .app_data(BodyLimit(body_limit))
@@ -141,8 +229,19 @@ pub fn build(config: &Config) -> std::io::Result<(Server, u16)> {
 /// `config.shutdown_delay`, then the listener closes and in-flight requests get up to
 /// `config.shutdown_timeout` to finish.
 pub async fn run(config: Config) -> std::io::Result<()> {
-    let (server, port) = build(&config)?;
+    let Servers {
+        api: server,
+        port,
+        admin,
+    } = build_servers(&config)?;
     tracing::info!(addr = %config.addr, port, "arbiter listening");
+    let admin_handle = admin.as_ref().map(|(s, admin_port)| {
+        tracing::info!(addr = ?config.admin_addr, port = admin_port, "admin listener (probes, metrics)");
+        s.handle()
+    });
+    if let Some((admin, _)) = admin {
+        actix_web::rt::spawn(admin);
+    }
     let handle = server.handle();
     let shutdown = config.shutdown.clone();
     let grace = config.shutdown_timeout;
@@ -160,6 +259,10 @@ pub async fn run(config: Config) -> std::io::Result<()> {
         handle.stop(true).await;
     });
     server.await?;
+    // The probes answer until the API has stopped.
+    if let Some(admin) = admin_handle {
+        admin.stop(true).await;
+    }
     tracing::info!("arbiter stopped");
     Ok(())
 }

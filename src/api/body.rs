@@ -1,8 +1,8 @@
 //! Reading request bodies within their bound, with `Content-Encoding` honoured.
 //!
-//! Every endpoint with a body reads it here, so they all behave the same: a declared length
-//! over the bound is refused before anything is read (413); the bytes are read up to the bound
-//! (413 past it); a body sent with `Content-Encoding: gzip`, `x-gzip`, `deflate`, `br` or `zstd`
+//! Every endpoint with a body reads it here, so they all behave the same: a body over the
+//! bound is 413 (one of at most [`DRAIN_MAX`] bytes is read to its end first, so that the
+//! connection stays usable; a larger declared length is refused before anything is read); a body sent with `Content-Encoding: gzip`, `x-gzip`, `deflate`, `br` or `zstd`
 //! (or a list of them) is decoded with its decoded size bounded by the same limit (413, saying
 //! that the *decoded* body is too large); any other encoding is refused with 415
 //! `unsupported-content-encoding`, never read as plain text.
@@ -95,36 +95,54 @@ pub async fn read_raw(
     too_large: TooLarge,
 ) -> Result<Bytes, ApiError> {
     let declared = declared_length(req);
-    if let Some(n) = declared {
-        if n > limit {
-            return Err(too_large(Some(n), limit, false));
-        }
-    }
     let stream = actix_web::web::Payload::from_request(req, payload)
         .await
         .map_err(|e| ApiError::invalid_body(format!("the request body could not be read: {e}")))?;
     read_stream(stream, declared, limit, too_large).await
 }
 
+/// Bodies over the limit but no larger than this are read to their end (and dropped) before
+/// the 413 is answered, so that the connection stays usable: a proxy still sending the body
+/// when the answer comes would otherwise see the connection closed under it (and answer 502).
+/// Larger ones are answered at once and the connection is closed.
+pub const DRAIN_MAX: usize = 2 * 1024 * 1024;
+
 /// Reads a body stream (at most `limit` bytes).
 pub async fn read_stream(
-    stream: actix_web::web::Payload,
+    mut stream: actix_web::web::Payload,
     declared: Option<usize>,
     limit: usize,
     too_large: TooLarge,
 ) -> Result<Bytes, ApiError> {
+    use futures_util::StreamExt;
+    let mut over = false;
     if let Some(n) = declared {
-        if n > limit {
+        if n > DRAIN_MAX {
             return Err(too_large(Some(n), limit, false));
         }
+        over = n > limit;
     }
-    match stream.to_bytes_limited(limit).await {
-        Ok(Ok(b)) => Ok(b),
-        Ok(Err(e)) => Err(ApiError::invalid_body(format!(
-            "the request body could not be read: {e}"
-        ))),
-        Err(_) => Err(too_large(declared, limit, false)),
+    let mut body = actix_web::web::BytesMut::new();
+    let mut seen = 0usize;
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| {
+            ApiError::invalid_body(format!("the request body could not be read: {e}"))
+        })?;
+        seen += chunk.len();
+        if seen > DRAIN_MAX {
+            break;
+        }
+        if seen > limit {
+            over = true;
+        }
+        if !over {
+            body.extend_from_slice(&chunk);
+        }
     }
+    if over || seen > limit {
+        return Err(too_large(declared, limit, false));
+    }
+    Ok(body.freeze())
 }
 
 /// Undoes `codings` (applied in that order) with the decoded size bounded by `limit`.

@@ -34,6 +34,10 @@ pub const MAX_GAMES: usize = 200;
 /// Most plies judged in one game: the same bound as the moves of `/judge` and `/play`.
 pub const MAX_PLIES_PER_GAME: usize = crate::config::MAX_MOVES;
 
+/// PDN text read per work unit (counting and reading a file costs about as much CPU per 8
+/// bytes as a unit of engine work).
+pub const BYTES_PER_UNIT: u64 = 8;
+
 /// Most tags kept for one game (a game with more is an `invalid-game-text` entry).
 pub const MAX_TAGS_PER_GAME: usize = 100;
 
@@ -347,6 +351,10 @@ pub fn judge_pdn_text(
     options: ReadOptions,
     budget: &Budget,
 ) -> Result<PdnJudgeResponse, ApiError> {
+    // Reading the text is work too (it is read twice: counted, then judged game by game).
+    budget
+        .charge(text.len() as u64 / BYTES_PER_UNIT)
+        .map_err(|e| ApiError::engine(&e))?;
     // Count first, keeping nothing, so that an oversized file costs no memory.
     let count = PdnReader::count_games(text);
     if count > max_games {

@@ -350,3 +350,71 @@ async fn a_timed_out_request_stops_its_engine_work() {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
+
+#[tokio::test]
+async fn the_admin_listener_serves_probes_and_metrics_only() {
+    let servers = arbiter::build_servers(&Config {
+        workers: Some(1),
+        admin_addr: Some("127.0.0.1:0".into()),
+        ..Config::new("127.0.0.1:0")
+    })
+    .expect("bind");
+    let (admin, admin_port) = servers.admin.expect("an admin listener");
+    tokio::spawn(servers.api);
+    tokio::spawn(admin);
+    let api = format!("http://127.0.0.1:{}", servers.port);
+    let adm = format!("http://127.0.0.1:{admin_port}");
+    let client = reqwest::Client::new();
+    for path in ["/healthz", "/readyz"] {
+        let res = client.get(format!("{adm}{path}")).send().await.unwrap();
+        assert_eq!(ok_json(res).await["status"], "ok");
+    }
+    // The API's requests are counted in the metrics the admin listener serves.
+    client
+        .get(format!("{api}/v1/variants/international/moves"))
+        .send()
+        .await
+        .unwrap();
+    let text = client
+        .get(format!("{adm}/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        text.contains("arbiter_moves_generated_total{variant=\"international\"} 9"),
+        "{text}"
+    );
+    let res = client
+        .get(format!("{adm}/v1/variants"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 404);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["code"], "not-found");
+}
+
+#[tokio::test]
+async fn a_body_over_the_limit_leaves_the_connection_usable() {
+    let app = spawn_app().await;
+    let body = format!("{{\"position\": \"{}\"}}", "W".repeat(270 * 1024));
+    let mut req = format!(
+        "POST /v1/variants/international/moves HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes();
+    req.extend_from_slice(b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+    let text = raw(port(&app), req, None).await;
+    assert!(
+        text.starts_with("HTTP/1.1 413"),
+        "{}",
+        &text[..80.min(text.len())]
+    );
+    assert!(
+        text.contains("HTTP/1.1 200 OK"),
+        "the next request on the connection is answered"
+    );
+}
