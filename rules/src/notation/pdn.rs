@@ -8,7 +8,7 @@
 //! or variation, a broken tag) are reported for that game; the rest of the file is still read
 //! when it can be.
 
-use crate::catalogue::variant;
+use crate::catalogue::variants;
 use crate::variant::Variant;
 
 /// One game of a PDN file, as text.
@@ -425,45 +425,59 @@ pub enum VariantChoice {
     Missing,
 }
 
-/// The variant ids of the PDN GameType numbers (§6.1).
-pub fn variant_for_game_type(number: u32) -> Option<&'static str> {
-    Some(match number {
-        20 => "international",
-        21 => "english",
-        22 => "italian",
-        23 => "pool",
-        25 => "russian",
-        26 => "brazilian",
-        27 => "canadian",
-        28 => "portuguese",
-        29 => "czech",
-        31 => "thai",
-        40 => "frisian",
-        _ => return None,
-    })
+/// The variant of a PDN GameType number (§6.1), read from the catalogue's own GameType tags.
+pub fn variant_for_game_type(number: u32) -> Option<&'static Variant> {
+    variants()
+        .iter()
+        .find(|v| v.game_type_number() == Some(number))
+}
+
+/// The variant a PDN `Variant` tag names: a variant id, or one of the names other software
+/// writes ([`crate::variant::Spec::variant_tags`]), compared without regard to case, spaces,
+/// `_` and `-`.
+pub fn variant_for_tag(value: &str) -> Option<&'static Variant> {
+    let key = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !matches!(c, ' ' | '_' | '-'))
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let wanted = key(value);
+    if wanted.is_empty() {
+        return None;
+    }
+    variants()
+        .iter()
+        .find(|v| key(v.id()) == wanted || v.spec().variant_tags.iter().any(|t| key(t) == wanted))
 }
 
 /// The variant of a game: the explicit choice if given, else its `GameType` tag, else its
-/// `Variant` tag (lidraughts), else `None`.
+/// `Variant` tag (lidraughts, PlayStrategy), else `None`. A `Variant` tag naming a variant on
+/// the board of the GameType's variant is more precise than the number, which several
+/// variants share (pydraughts writes 20 for Breakthrough and 40 for Frysk!; Killer and Sri
+/// Lankan have no number of their own), so it wins.
 pub fn choose_variant(game: &PdnGame, explicit: Option<&'static Variant>) -> VariantChoice {
     if let Some(v) = explicit {
         return VariantChoice::Found(v);
     }
+    let named = game.tag("Variant").map(|name| (name, variant_for_tag(name)));
     if let Some(gt) = game.tag("GameType") {
         let num = gt.split(',').next().unwrap_or("").trim();
         return match num.parse::<u32>().ok().and_then(variant_for_game_type) {
-            Some(id) => VariantChoice::Found(variant(id).expect("catalogue id")),
+            Some(by_number) => match named {
+                Some((_, Some(by_name)))
+                    if by_name.spec().width == by_number.spec().width
+                        && by_name.spec().height == by_number.spec().height =>
+                {
+                    VariantChoice::Found(by_name)
+                }
+                _ => VariantChoice::Found(by_number),
+            },
             None => VariantChoice::Unsupported(format!("GameType \"{gt}\"")),
         };
     }
-    if let Some(name) = game.tag("Variant") {
-        let id = name.trim().to_ascii_lowercase().replace([' ', '_'], "-");
-        let id = match id.as_str() {
-            "standard" | "international-draughts" | "draughts" => "international",
-            "american" | "checkers-english" => "english",
-            other => other,
-        };
-        return match variant(id) {
+    if let Some((name, by_name)) = named {
+        return match by_name {
             Some(v) => VariantChoice::Found(v),
             None => VariantChoice::Unsupported(format!("Variant \"{name}\"")),
         };
