@@ -193,6 +193,16 @@ fn reason_words(variant: &Variant, j: &Judgement) -> String {
                 j.decided_at_ply.unwrap_or(0)
             )
         }
+        Some(Reason::End(code)) => {
+            let rule = variant.rules().ends.iter().find(|e| e.code == code);
+            format!(
+                "the {} rule ended the game at ply {}{}",
+                code.code(),
+                j.decided_at_ply.unwrap_or(0),
+                rule.map(|r| format!(" ({})", r.trigger()))
+                    .unwrap_or_default()
+            )
+        }
         Some(Reason::Draw(code)) => {
             let rule = variant.rules().draws.iter().find(|d| d.code == code);
             format!(

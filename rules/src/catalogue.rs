@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use crate::board::{Corner, DirSet, Squares};
 use crate::draws;
+use crate::ends;
 use crate::position::{Color, Kind};
 use crate::rules::{
     Goal, Landing, MidCapturePromotion, PieceRules, Precedence, Range, Reach, Removal, Rules,
@@ -46,6 +47,7 @@ fn diagonal(
         captures_kings: true,
         max_jumps: 0,
         after_capture: Kind::Man,
+        halt_behind_last_king: false,
     };
     let (range, reach) = match king {
         KingStyle::Short => (Range::Step, Reach::Short),
@@ -60,6 +62,7 @@ fn diagonal(
         captures_kings: true,
         max_jumps: 0,
         after_capture: Kind::King,
+        halt_behind_last_king: false,
     };
     Rules {
         pieces: [man, king, PieceRules::ABSENT],
@@ -69,6 +72,7 @@ fn diagonal(
         no_reversal: false,
         king_quiet_limit: 0,
         goal: Goal::NoMovesLoses,
+        ends: vec![],
         draws,
     }
 }
@@ -218,6 +222,7 @@ fn specs() -> Vec<Spec> {
         captures_kings: true,
         max_jumps: 1,
         after_capture: Kind::Man,
+        halt_behind_last_king: false,
     };
     let mut frisian_rules = diagonal(
         true,
@@ -669,7 +674,12 @@ static CATALOGUE: OnceLock<Vec<Variant>> = OnceLock::new();
 
 /// Every variant of the catalogue, in a stable order.
 pub fn variants() -> &'static [Variant] {
-    CATALOGUE.get_or_init(|| specs().into_iter().map(Variant::new).collect())
+    CATALOGUE.get_or_init(|| {
+        let mut all = specs();
+        let more = served_elsewhere(&all);
+        all.extend(more);
+        all.into_iter().map(Variant::new).collect()
+    })
 }
 
 /// The variant with this id.
@@ -680,4 +690,163 @@ pub fn variant(id: &str) -> Option<&'static Variant> {
 /// The ids of every variant.
 pub fn ids() -> Vec<&'static str> {
     variants().iter().map(|v| v.id()).collect()
+}
+
+/// The variants other engines and sites serve (`more.md`, decided in `rules/README.md`), each a
+/// delta on a catalogue entry of `base`.
+fn served_elsewhere(base: &[Spec]) -> Vec<Spec> {
+    let of = |id: &str| -> Spec {
+        base.iter()
+            .find(|s| s.id == id)
+            .unwrap_or_else(|| panic!("catalogue entry {id}"))
+            .clone()
+    };
+    let international = of("international");
+
+    let mut breakthrough_rules = fmjd();
+    breakthrough_rules.ends = ends::first_king_wins(
+        "lidraughts: \"The game is won when a man ends its turn on the opponents back row ... \
+         Nothing happens when the back row is only touched in the middle of a capture \
+         sequence.\"",
+    );
+    breakthrough_rules.draws = vec![];
+
+    let mut killer_rules = fmjd();
+    killer_rules.pieces[Kind::King as usize].halt_behind_last_king = true;
+    killer_rules.draws = draws::killer();
+
+    vec![
+        Spec {
+            id: "frysk",
+            name: "Frysk! (Frisian draughts from five men a side)",
+            start_fen: "W:W46-50:B1-5",
+            game_type: Some("97,W,10,10,N2,0"),
+            variant_tags: &["Frysk!"],
+            sources: &[
+                "lidraughts (variant Frysk!, Frysk.scala: Frisian rules from five men a side)",
+                "PlayStrategy (strategygames Frysk.scala)",
+                "shared/rules/more.md §1",
+            ],
+            notes: &[
+                "Frisian draughts from five men a side, each on its own back row \
+                 (W:W46-50:B1-5); every move and draw rule is Frisian's.",
+                "PDN: lidraughts and PlayStrategy write the private GameType 97 (FMJD has no \
+                 number for Frysk!); GameType 40 with [Variant \"Frysk!\"], as pydraughts \
+                 writes, is read as Frysk! too.",
+                "Draws: those of our frisian, threefold repetition included (rules/README); \
+                 lidraughts and PlayStrategy apply no repetition rule to Frisian games.",
+            ],
+            ..of("frisian")
+        },
+        Spec {
+            id: "breakthrough",
+            name: "Breakthrough (International draughts, the first king wins)",
+            rules: breakthrough_rules,
+            game_type: Some("96,W,10,10,N2,0"),
+            variant_tags: &[],
+            sources: &[
+                "lidraughts.org/variant/breakthrough",
+                "lidraughts and PlayStrategy (strategygames Breakthrough.scala)",
+                "Scan by Fabien Letouzey (variant bt)",
+                "shared/rules/more.md §2",
+            ],
+            notes: &[
+                "International moves; the first side to crown a king wins at once (reason \
+                 KING_CROWNED). A man must end its move on the far row: passing it during a \
+                 capture does not count.",
+                "A king on the board means the game is over, so a start position or FEN \
+                 holding a king is refused (invalid-position), and a position after a \
+                 crowning has no legal moves (perft counts nothing below it).",
+                "No draw rules, as on lidraughts and PlayStrategy (\"There are no draws in \
+                 breakthrough\"); Scan's threefold repetition is not used.",
+                "PDN: lidraughts and PlayStrategy write the private GameType 96; GameType 20 \
+                 with [Variant \"Breakthrough\"], as pydraughts writes, is read as \
+                 Breakthrough too.",
+            ],
+            ..international.clone()
+        },
+        Spec {
+            id: "killer",
+            provisional: Some(
+                "no Killer draw rules were found in a primary source: repetition and 25 king \
+                 moves each (FMJD 6.1, 6.2) are the catalogue's choice (rules/README, more.md K1)",
+            ),
+            name: "Killer draughts",
+            rules: killer_rules,
+            game_type: None,
+            variant_tags: &["Killer draughts"],
+            sources: &[
+                "mindsports.nl, Killer draughts (Christian Freeling)",
+                "dctl killer.hpp (rules and perft); Scan by Fabien Letouzey (variant killer)",
+                "shared/rules/more.md §3",
+            ],
+            notes: &[
+                "International rules plus the killer rule: a king whose last captured piece \
+                 is a king stops on the square right behind it. A landing from which the \
+                 capture can go on stays compulsory, so the rule picks only the last landing; \
+                 it applies to single captures too; men are unaffected.",
+                "Draws: threefold repetition and 25 king moves each (FMJD 6.1, 6.2); the FMJD \
+                 16- and 5-move endgame rules are off, since they would forbid the wins the \
+                 killer rule exists for (rules/README; Scan applies repetition only).",
+                "No PDN GameType of its own: PDN files use 20 with [Variant \"Killer\"].",
+            ],
+            ..international.clone()
+        },
+        Spec {
+            id: "spanish",
+            provisional: Some(
+                "the draw rules are the Portuguese (FPD) set, as PlayStrategy applies them; no \
+                 Spanish federation text was found (more.md S1)",
+            ),
+            name: "Spanish draughts (Damas)",
+            game_type: Some("24,W,8,8,N1,1"),
+            variant_tags: &[],
+            sources: &[
+                "dctl spanish.hpp (rules and perft, citing the FPD rules)",
+                "CheckerBoard and PDN 3.0 (pdn.fmjd.org), GameType 24",
+                "checkershistory.com, Spanish checkers; realidad-simulada.es (numbering)",
+                "shared/rules/more.md §4",
+            ],
+            notes: &[
+                "Portuguese moves and draws: men move and capture forward only, flying kings, \
+                 most pieces then most kings, a man reaching the far row is crowned and stops.",
+                "The board of PDN GameType 24: a1 light, a dark square at each player's near \
+                 right; numbered from White's bottom-right, right to left and upwards: \
+                 1 = h1, 4 = b1, 5 = g2 ... 32 = a8.",
+                "PlayStrategy's \"Spanish\" is its Portuguese variant on the mirror image of \
+                 this board (GameType 31, a1 dark): its square numbers are not PDN 24 numbers.",
+                "Draws: the FPD set, as for portuguese (PlayStrategy); the \"20 king moves each \
+                 without capture\" of Spanish rules pages is not used.",
+            ],
+            ..of("portuguese")
+        },
+        Spec {
+            id: "sri-lankan",
+            provisional: Some(
+                "no federation text: the square numbering and the first mover come from \
+                 secondary sources and our derivation (more.md L1-L3)",
+            ),
+            name: "Sri Lankan draughts, 12×12",
+            squares: Squares::LightA1,
+            numbering: Corner::TopLeft,
+            game_type: None,
+            variant_tags: &["Sri Lanka"],
+            sources: &[
+                "checkerschest.com, Sri Lanka checkers",
+                "dctl (srilankan: International rules on the 12×12 board, perft)",
+                "shared/rules/more.md §5",
+            ],
+            notes: &[
+                "Canadian (International) rules on the mirrored 12×12 board: a1 light, the dark \
+                 single corner at each player's right; 30 men a side, White (light) first.",
+                "Numbered like the other 12×12 board, row by row from the top-left dark \
+                 square: 1 = a12 ... 6 = k12, 7 = b11 ... 72 = l1 (derived; no published \
+                 numbering).",
+                "No PDN GameType of its own: PDN files use 27 with [Variant \"Sri Lankan\"] \
+                 (more.md suggests 27,W,12,12,N2,1).",
+                "Draws: as canadian (FMJD).",
+            ],
+            ..of("canadian")
+        },
+    ]
 }

@@ -294,6 +294,24 @@ pub fn fmjd() -> Vec<DrawRule> {
     ]
 }
 
+/// Killer draughts (`more.md` §3, decided in rules/README): FMJD 6.1 and 6.2 only.
+pub fn killer() -> Vec<DrawRule> {
+    vec![
+        repetition(3, false, "FMJD 6.1."),
+        DrawRule {
+            code: DrawCode::Kings25,
+            kind: DrawKind::NoProgress {
+                plies: 50,
+                reset: Reset::ManMoveOrCapture,
+            },
+            claim: false,
+            text: "FMJD 6.2: 25 successive moves each with only kings moved, without capture. \
+                   The 16- and 5-move endgame rules (FMJD 6.3, 6.4) are not applied: they would \
+                   forbid the wins against a lone king that the killer rule exists for.",
+        },
+    ]
+}
+
 /// FMJD-64 7.2.3-7.2.8 (Russian; Brazilian by default), §4.2.
 pub fn fmjd64() -> Vec<DrawRule> {
     vec![

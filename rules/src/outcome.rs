@@ -1,13 +1,15 @@
 //! End of game and draw rules: the judge's core.
 //!
-//! Evaluation order (`diagonal.md` §4.0): after each move, first whether the side to move has
-//! a legal move (none: the game is won or, in anti variants, lost), then the draw rules.
-//! Draws by agreement, resignation and time are outside the rules.
+//! Evaluation order (`diagonal.md` §4.0): after each move, first the variant's end rules
+//! ([`crate::ends`]: Breakthrough's first king), then whether the side to move has a legal
+//! move (none: the game is won or, in anti variants, lost), then the draw rules. Draws by
+//! agreement, resignation and time are outside the rules.
 
 use std::collections::HashMap;
 
 use crate::budget::Budget;
 use crate::draws::{endgame_holds, DrawCode, DrawKind, Reset};
+use crate::ends::{EndCode, EndOutcome};
 use crate::gen::GenError;
 use crate::moves::Move;
 use crate::notation::movetext::{DescribedMove, MoveError};
@@ -19,6 +21,8 @@ use crate::variant::Variant;
 pub enum Reason {
     /// The side to move has no legal move (no pieces, or all blocked).
     NoLegalMoves,
+    /// An end rule of the variant (decides on the position alone).
+    End(EndCode),
     /// A draw rule of the variant.
     Draw(DrawCode),
 }
@@ -28,6 +32,7 @@ impl Reason {
     pub fn code(self) -> &'static str {
         match self {
             Reason::NoLegalMoves => "NO_LEGAL_MOVES",
+            Reason::End(c) => c.code(),
             Reason::Draw(c) => c.code(),
         }
     }
@@ -49,7 +54,8 @@ pub enum Status {
     Drawn { reason: Reason },
 }
 
-/// The status of a position judged on its own (no repetition history).
+/// The status of a position judged on its own (no repetition history): the end rules, then
+/// the "no legal move" rule.
 pub fn status(variant: &Variant, pos: &Position) -> Result<Status, GenError> {
     status_within(variant, pos, &Budget::unlimited())
 }
@@ -60,6 +66,13 @@ pub fn status_within(
     pos: &Position,
     budget: &Budget,
 ) -> Result<Status, GenError> {
+    if let Some((code, outcome)) = variant.end_rule(pos) {
+        let reason = Reason::End(code);
+        return Ok(match outcome {
+            EndOutcome::Win(winner) => Status::Won { winner, reason },
+            EndOutcome::Draw => Status::Drawn { reason },
+        });
+    }
     if variant.legal_moves_within(pos, budget)?.is_empty() {
         Ok(Status::Won {
             winner: variant.no_moves_winner(pos.side()),
@@ -242,8 +255,9 @@ fn both_have_kings(pos: &Position) -> bool {
         && !pos.pieces(Color::Black, Kind::King).is_empty()
 }
 
-/// Plays `moves` from `start` and judges the game: the first rule that ends it (no legal
-/// move, then the automatic draw rules in the variant's order), or the first illegal move.
+/// Plays `moves` from `start` and judges the game: the first rule that ends it (the end rules,
+/// no legal move, then the automatic draw rules, each in the variant's order), or the first
+/// illegal move.
 pub fn judge<S: AsRef<str>>(
     variant: &Variant,
     start: Position,
@@ -327,7 +341,8 @@ pub fn judge_within<S: AsRef<str>>(
     })
 }
 
-/// Whether the game is over in `pos` (§4.0: a side without moves first, then draws).
+/// Whether the game is over in `pos` (§4.0: the end rules and a side without moves first,
+/// then draws).
 pub(crate) fn end_state(
     variant: &Variant,
     pos: &Position,

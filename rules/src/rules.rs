@@ -8,6 +8,7 @@
 
 use crate::board::DirSet;
 use crate::draws::DrawRule;
+use crate::ends::EndRule;
 use crate::position::{Kind, KINDS};
 
 /// How far a piece reaches when it captures.
@@ -53,6 +54,11 @@ pub struct PieceRules {
     pub max_jumps: u8,
     /// What the piece becomes once it has captured (a parachutist becomes a man).
     pub after_capture: Kind,
+    /// The killer rule (P8, Killer draughts): when the last piece this flying piece captures
+    /// in a move is a king, it must stop on the square right behind that king. A landing from
+    /// which the capture can go on is still compulsory (§1.1 rule 6), so the rule only picks
+    /// the landing square of the last jump. No effect on short-range pieces.
+    pub halt_behind_last_king: bool,
 }
 
 impl PieceRules {
@@ -65,6 +71,7 @@ impl PieceRules {
         captures_kings: true,
         max_jumps: 0,
         after_capture: Kind::Man,
+        halt_behind_last_king: false,
     };
 }
 
@@ -141,6 +148,10 @@ pub struct Rules {
     /// moves in a row (Frisian: 3; 0 = no limit).
     pub king_quiet_limit: u8,
     pub goal: Goal,
+    /// End rules that decide a game on the position alone (Breakthrough: the first side to
+    /// crown a king wins), evaluated in this order after every move, before the "no legal
+    /// move" rule. A position they decide has no legal moves.
+    pub ends: Vec<EndRule>,
     /// Draw rules, evaluated in this order after the "no legal move" rule.
     pub draws: Vec<DrawRule>,
 }

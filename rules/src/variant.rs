@@ -4,6 +4,7 @@
 use crate::bits::Bits;
 use crate::board::{Board, Corner, Squares};
 use crate::budget::Budget;
+use crate::ends::{EndCode, EndOutcome};
 use crate::gen::{self, GenError};
 use crate::moves::Move;
 use crate::position::{Color, Kind, KingRun, Position, Setup};
@@ -69,6 +70,9 @@ pub enum PositionError {
     KindNotInVariant { square: String, kind: &'static str },
     /// No side to move was given.
     NoSideToMove,
+    /// A king in a variant where a king on the board means the game is already over (an end
+    /// rule such as Breakthrough's `KING_CROWNED`), so no game can be played from it.
+    KingEndsGame { square: String, code: &'static str },
 }
 
 impl std::fmt::Display for PositionError {
@@ -85,6 +89,11 @@ impl std::fmt::Display for PositionError {
                 write!(f, "square {square}: this variant has no {kind}s")
             }
             PositionError::NoSideToMove => write!(f, "the side to move is missing"),
+            PositionError::KingEndsGame { square, code } => write!(
+                f,
+                "square {square} holds a king, but in this variant a king on the board means \
+                 the game is already over ({code}), so no game can be played from this position"
+            ),
         }
     }
 }
@@ -246,6 +255,14 @@ impl Variant {
             if kind == Kind::Man && self.promotion(color).contains(cell) {
                 return Err(PositionError::ManOnPromotionSquare { square });
             }
+            if kind == Kind::King {
+                if let Some(rule) = self.rules().ends.iter().find(|e| e.kind.forbids_kings()) {
+                    return Err(PositionError::KingEndsGame {
+                        square,
+                        code: rule.code.code(),
+                    });
+                }
+            }
             p.pieces[color as usize][kind as usize].insert(cell);
         }
         Ok(p)
@@ -313,6 +330,18 @@ impl Variant {
         p
     }
 
+    /// Whether an end rule of the variant has decided `pos` (such a position has no legal
+    /// moves). Costs one test of an empty list for variants without end rules.
+    #[inline(always)]
+    pub fn decided(&self, pos: &Position) -> bool {
+        !self.spec.rules.ends.is_empty() && self.end_rule(pos).is_some()
+    }
+
+    /// The first end rule that decides `pos`, and how.
+    pub fn end_rule(&self, pos: &Position) -> Option<(EndCode, EndOutcome)> {
+        crate::ends::decide(&self.spec.rules.ends, pos)
+    }
+
     /// The verdict for a side that has no legal move.
     pub fn no_moves_winner(&self, side_to_move: Color) -> Color {
         match self.spec.rules.goal {
@@ -355,7 +384,13 @@ impl Variant {
                     "; may not capture kings"
                 }
             );
-            format!("{moves}; {caps} (directions as seen by White)")
+            let halt = if p.halt_behind_last_king {
+                "; when the last piece it captures is a king, it stops on the square right \
+                 behind that king"
+            } else {
+                ""
+            };
+            format!("{moves}; {caps}{halt} (directions as seen by White)")
         };
         out.push(("men", describe_piece(Kind::Man)));
         out.push(("kings", describe_piece(Kind::King)));
@@ -423,20 +458,30 @@ impl Variant {
                 ),
             ));
         }
+        let no_moves = match r.goal {
+            Goal::NoMovesLoses => "the side to move with no legal move loses",
+            Goal::NoMovesWins => "the side to move with no legal move wins",
+        };
         out.push((
             "end_of_game",
-            match r.goal {
-                Goal::NoMovesLoses => "the side to move with no legal move loses".into(),
-                Goal::NoMovesWins => "the side to move with no legal move wins".into(),
+            if r.ends.is_empty() {
+                no_moves.into()
+            } else {
+                let ends: Vec<String> = r.ends.iter().map(|e| e.describe()).collect();
+                format!("{} | otherwise {no_moves}", ends.join(" | "))
             },
         ));
         out.push((
             "draws",
-            r.draws
-                .iter()
-                .map(|d| d.describe())
-                .collect::<Vec<_>>()
-                .join(" | "),
+            if r.draws.is_empty() {
+                "none: no position is drawn by rule".into()
+            } else {
+                r.draws
+                    .iter()
+                    .map(|d| d.describe())
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            },
         ));
         out
     }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use arbiter_rules::{status, variant, MoveError, Position, Status, Variant};
+use arbiter_rules::{judge, status, variant, MoveError, Position, Status, Variant, Verdict};
 
 struct Case {
     file: String,
@@ -77,6 +77,12 @@ fn run_case(case: &Case) {
         let v = v.unwrap_or_else(|| panic!("{ctx}: no variant yet"));
         if key == "start" {
             pos = Some(v.start());
+            continue;
+        }
+        if key == "bad_fen" {
+            if let Ok(p) = v.parse_fen(rest) {
+                panic!("{ctx}: {rest} should be refused, read as {}", v.fen(&p));
+            }
             continue;
         }
         if key == "fen" {
@@ -192,15 +198,49 @@ fn run_case(case: &Case) {
             "side" => assert_eq!(p.side().name(), rest, "{ctx}: side to move"),
             "status" => {
                 let s = status(v, &p).unwrap();
-                let got = match s {
-                    Status::Ongoing => "ongoing",
-                    Status::Won { winner, .. } => match winner {
-                        arbiter_rules::Color::White => "white_wins",
-                        arbiter_rules::Color::Black => "black_wins",
+                let (got, reason) = match s {
+                    Status::Ongoing => ("ongoing", None),
+                    Status::Won { winner, reason } => match winner {
+                        arbiter_rules::Color::White => ("white_wins", Some(reason)),
+                        arbiter_rules::Color::Black => ("black_wins", Some(reason)),
                     },
-                    Status::Drawn { .. } => "draw",
+                    Status::Drawn { reason } => ("draw", Some(reason)),
                 };
-                assert_eq!(got, rest, "{ctx}: status");
+                let mut want = rest.split_whitespace();
+                assert_eq!(Some(got), want.next(), "{ctx}: status");
+                if let Some(code) = want.next() {
+                    assert_eq!(reason.map(|r| r.code()), Some(code), "{ctx}: reason");
+                }
+            }
+            "judge" => {
+                let (moves, want) = rest.split_once("=>").unwrap();
+                let moves: Vec<&str> = moves.split_whitespace().collect();
+                let j = judge(v, p, &moves).expect("generation");
+                let verdict = match j.verdict {
+                    Verdict::WhiteWins => "white_wins",
+                    Verdict::BlackWins => "black_wins",
+                    Verdict::Draw => "draw",
+                    Verdict::Undecided => "undecided",
+                    Verdict::Invalid => "invalid",
+                };
+                let mut want = want.split_whitespace();
+                assert_eq!(
+                    Some(verdict),
+                    want.next(),
+                    "{ctx}: verdict of {moves:?} ({:?}, decided at {:?})",
+                    j.reason,
+                    j.decided_at_ply
+                );
+                if let Some(code) = want.next() {
+                    assert_eq!(j.reason.map(|r| r.code()), Some(code), "{ctx}: reason");
+                }
+                if let Some(ply) = want.next() {
+                    assert_eq!(
+                        j.decided_at_ply,
+                        Some(ply.parse().unwrap()),
+                        "{ctx}: decided at ply"
+                    );
+                }
             }
             other => panic!("{ctx}: unknown directive {other}"),
         }

@@ -191,7 +191,8 @@ impl From<Verdict> for VerdictDto {
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[schema(as = Reason)]
 pub struct ReasonDto {
-    /// Stable code: `NO_LEGAL_MOVES` or `REPETITION`.
+    /// Stable code: `NO_LEGAL_MOVES`, an end rule's code (`KING_CROWNED`) or a draw rule's
+    /// (`REPETITION`, `KINGS_25`...).
     #[schema(example = "NO_LEGAL_MOVES")]
     pub code: String,
     /// Human-readable explanation.
@@ -320,6 +321,18 @@ pub(crate) fn describe_reason(v: &Variant, j: &Judgement, reason: Reason) -> Str
                 side.name(),
                 winner.name()
             )
+        }
+        Reason::End(code) => {
+            let rule = v.rules().ends.iter().find(|e| e.code == code);
+            let winner = match j.verdict {
+                Verdict::WhiteWins => "so white wins",
+                Verdict::BlackWins => "so black wins",
+                _ => "so the game is over",
+            };
+            match rule {
+                Some(r) => format!("{} ({winner})", r.describe()),
+                None => code.code().to_string(),
+            }
         }
         Reason::Draw(code) => draw_rule_text(v, code),
     }

@@ -131,7 +131,8 @@ pub struct PositionStatus {
     /// `ongoing`, `white_wins`, `black_wins` or `draw`.
     #[schema(example = "ongoing")]
     pub state: GameState,
-    /// Why the game is over (`NO_LEGAL_MOVES`, `REPETITION`); null while it goes on.
+    /// Why the game is over (`NO_LEGAL_MOVES`, `KING_CROWNED`, `REPETITION`...); null while it
+    /// goes on.
     #[schema(example = json!(null))]
     pub reason: Option<String>,
 }

@@ -670,3 +670,116 @@ async fn an_empty_file_has_no_games() {
         .await;
     problem(res, 400, "invalid-body").await;
 }
+
+/// The variants other sites serve (`more.md`): PlayStrategy games, lidraughts-style exports
+/// (GameType 96/97, FEN with `:H0:F1`) and pydraughts-style tags (GameType 20/40 with a
+/// `Variant` tag), each replayed through `/v1/judge/pdn`.
+#[tokio::test]
+async fn games_of_the_variants_other_sites_serve() {
+    let app = spawn_app().await;
+    let body = judge_file(&app, "more_variants.pdn").await;
+    let g = body["games"].as_array().unwrap();
+    // (variant, verdict, reason, decided at ply, declared result agrees)
+    type Want = (
+        &'static str,
+        &'static str,
+        Option<&'static str>,
+        Option<u64>,
+        Option<bool>,
+    );
+    let want: [Want; 10] = [
+        // PlayStrategy: Black's man ends 26x37x48 on White's back row (winner P2).
+        (
+            "breakthrough",
+            "black_wins",
+            Some("KING_CROWNED"),
+            Some(38),
+            Some(true),
+        ),
+        // PlayStrategy Frysk!: winner P2, White left without pieces.
+        (
+            "frysk",
+            "black_wins",
+            Some("NO_LEGAL_MOVES"),
+            Some(46),
+            Some(true),
+        ),
+        // GameType 20 + Variant "Breakthrough": 6-1 crowns and wins; 45-50 comes after the end.
+        (
+            "breakthrough",
+            "white_wins",
+            Some("KING_CROWNED"),
+            Some(1),
+            Some(true),
+        ),
+        ("frysk", "undecided", None, None, None),
+        // Killer: 46x44 stops right behind the king on 39 and takes Black's last pieces.
+        (
+            "killer",
+            "white_wins",
+            Some("NO_LEGAL_MOVES"),
+            Some(1),
+            Some(true),
+        ),
+        // Killer: 46x50 lands beyond the last king taken, so it is not a legal move.
+        ("killer", "invalid", None, None, None),
+        ("spanish", "undecided", None, None, None),
+        ("sri-lankan", "undecided", None, None, None),
+        // lidraughts Breakthrough: 13x11 passes d10 in the middle of the capture (no
+        // crowning); 7-2 ends on the far row at ply 5.
+        (
+            "breakthrough",
+            "white_wins",
+            Some("KING_CROWNED"),
+            Some(5),
+            Some(true),
+        ),
+        // lidraughts Frysk!: a man takes along the e-file, Black has nothing left.
+        (
+            "frysk",
+            "white_wins",
+            Some("NO_LEGAL_MOVES"),
+            Some(1),
+            Some(true),
+        ),
+    ];
+    assert_eq!(g.len(), want.len() + 1, "{body}");
+    for (i, (variant, verdict, reason, ply, agrees)) in want.into_iter().enumerate() {
+        let game = &g[i];
+        assert_eq!(game["outcome"], "judged", "game {i}: {game}");
+        assert_eq!(game["variant"], variant, "game {i}: {game}");
+        assert_eq!(game["verdict"], verdict, "game {i}: {game}");
+        assert_eq!(game["reason"]["code"].as_str(), reason, "game {i}: {game}");
+        assert_eq!(game["decided_at_ply"].as_u64(), ply, "game {i}: {game}");
+        assert_eq!(
+            game["agreement"]["agrees"].as_bool(),
+            agrees,
+            "game {i}: {game}"
+        );
+    }
+    assert_eq!(g[2]["moves_after_end"], 1, "{}", g[2]);
+    assert_eq!(g[5]["invalid_move"]["move"], "46x50", "{}", g[5]);
+    assert_eq!(
+        g[5]["invalid_move"]["legal_moves"],
+        json!(["46x44"]),
+        "{}",
+        g[5]
+    );
+    // The Spanish game on PDN 24 squares: 1. d3-c4 c6-d5 2. f3-e4 d5xf3 3. g2xe4.
+    assert_eq!(
+        g[6]["final_position"],
+        "B:W1,2,3,4,6,7,8,9,12,14,15:B21,22,24,25,26,27,28,29,30,31,32"
+    );
+    // Sri Lankan: b5-c6 (43-38) and g8-f7 (28-33) on the mirrored board.
+    let sri = g[7]["final_position"].as_str().unwrap();
+    assert!(sri.starts_with("W:W38,44,45,"), "{sri}");
+    assert!(
+        sri.ends_with(
+            ":B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,29,30,33"
+        ),
+        "{sri}"
+    );
+    // A Breakthrough position holding a king is already decided: refused, not judged.
+    assert_eq!(g[10]["outcome"], "error", "{}", g[10]);
+    assert_eq!(g[10]["error"]["code"], "invalid-position", "{}", g[10]);
+}

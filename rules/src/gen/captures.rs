@@ -1,6 +1,7 @@
 //! Jump captures: short and flying pieces, deferred and immediate removal, the three
-//! mid-capture promotion behaviours, the landing rule for flying kings and capture precedence
-//! (`diagonal.md` §1.1–§1.4).
+//! mid-capture promotion behaviours, the landing rule for flying kings (with Killer's halt
+//! behind a last captured king) and capture precedence (`diagonal.md` §1.1–§1.4,
+//! `more.md` §3).
 //!
 //! The search is a depth-first walk per piece. Complete sequences are scored with the
 //! variant's precedence key; only those with the best key survive, and sequences with the same
@@ -403,6 +404,10 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
                 }
                 if cont != 0 {
                     allowed = cont;
+                } else if pr.halt_behind_last_king && is_king {
+                    // The killer rule: the capture ends here and its last piece is a king, so
+                    // the capturer stops right behind it.
+                    allowed = 1;
                 }
             }
             for (j, &l) in ray[start..end].iter().enumerate() {

@@ -1,8 +1,9 @@
 //! Move generators, one file per mechanism.
 //!
 //! [`generate`] is the single entry point: captures first (they are compulsory), then, only if
-//! there is none, the non-capturing moves. Every generation charges a [`Budget`]: one unit for
-//! the position, one per capture-search node and one per move produced.
+//! there is none, the non-capturing moves. A position that an end rule of the variant has
+//! decided ([`crate::ends`]) has no legal moves. Every generation charges a [`Budget`]: one
+//! unit for the position, one per capture-search node and one per move produced.
 
 mod captures;
 mod steps;
@@ -42,6 +43,9 @@ pub fn generate_paths(
     out: &mut Vec<Move>,
 ) -> Result<(), GenError> {
     out.clear();
+    if variant.decided(pos) {
+        return budget.charge(1);
+    }
     let promo = variant.promotion(pos.side());
     let steps = {
         let mut s = captures::Search::<false>::new(
@@ -102,6 +106,10 @@ pub fn generate_matching(
     partly: bool,
 ) -> Result<Vec<Found>, GenError> {
     let mut out = Vec::new();
+    if variant.decided(pos) {
+        budget.charge(1)?;
+        return Ok(Vec::new());
+    }
     let promo = variant.promotion(pos.side());
     let (steps, routes, named) = {
         let mut s = captures::Search::<true>::new(

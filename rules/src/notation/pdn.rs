@@ -640,20 +640,34 @@ pub fn variant_for_tag(value: &str) -> Option<&'static Variant> {
 }
 
 /// The variant of a game: the explicit choice if given, else its `GameType` tag, else its
-/// `Variant` tag (lidraughts, PlayStrategy), else `None`.
+/// `Variant` tag (lidraughts, PlayStrategy), else `None`. A `Variant` tag naming a variant on
+/// the board of the GameType's variant is more precise than the number, which several
+/// variants share (pydraughts writes 20 for Breakthrough and 40 for Frysk!; Killer and Sri
+/// Lankan have no number of their own), so it wins.
 pub fn choose_variant(game: &PdnGame, explicit: Option<&'static Variant>) -> VariantChoice {
     if let Some(v) = explicit {
         return VariantChoice::Found(v);
     }
+    let named = game
+        .tag("Variant")
+        .map(|name| (name, variant_for_tag(name)));
     if let Some(gt) = game.tag("GameType") {
         let num = gt.split(',').next().unwrap_or("").trim();
         return match num.parse::<u32>().ok().and_then(variant_for_game_type) {
-            Some(v) => VariantChoice::Found(v),
+            Some(by_number) => match named {
+                Some((_, Some(by_name)))
+                    if by_name.spec().width == by_number.spec().width
+                        && by_name.spec().height == by_number.spec().height =>
+                {
+                    VariantChoice::Found(by_name)
+                }
+                _ => VariantChoice::Found(by_number),
+            },
             None => VariantChoice::Unsupported(format!("GameType \"{gt}\"")),
         };
     }
-    if let Some(name) = game.tag("Variant") {
-        return match variant_for_tag(name) {
+    if let Some((name, by_name)) = named {
+        return match by_name {
             Some(v) => VariantChoice::Found(v),
             None => VariantChoice::Unsupported(format!("Variant \"{name}\"")),
         };

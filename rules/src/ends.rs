@@ -1,0 +1,118 @@
+//! End rules as data: rules that decide a game on the position alone, with a stable reason code
+//! each, beside the "no legal move" rule ([`crate::rules::Goal`]) and the draw rules
+//! ([`crate::draws`]).
+//!
+//! The judge ([`crate::outcome`]) evaluates a variant's end rules, in its order, after every
+//! move and before anything else: a position one of them decides is over, whatever moves the
+//! pieces still have, so it has no legal moves either (perft counts no children below it, as
+//! in Scan's Breakthrough). Because they need no history, the status of a single position
+//! ([`crate::outcome::status`]) applies them too.
+//!
+//! A new end rule is a new [`EndKind`] (what it looks at and who wins) with its [`EndCode`];
+//! a rule that can only hold once the game is over also says which setups it forbids
+//! ([`EndKind::forbids_kings`]), so that no client can start a game that is already decided.
+
+use crate::position::{Color, Kind, Position};
+
+/// The stable reason codes of the end rules (reported like `NO_LEGAL_MOVES` and the draw
+/// codes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EndCode {
+    /// A side crowned a king and so won the game (Breakthrough).
+    KingCrowned,
+}
+
+impl EndCode {
+    pub fn code(self) -> &'static str {
+        match self {
+            EndCode::KingCrowned => "KING_CROWNED",
+        }
+    }
+}
+
+/// How an end rule decides the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EndKind {
+    /// The first side to crown a king wins: a side owning a king has won. Kings only come
+    /// from promotion, which under the PASS rule needs a move that *ends* on the far row, so
+    /// "a king on the board" and "a crowning move was played" are the same thing. Since such
+    /// a position is already decided, no position to play from may hold a king.
+    FirstKingWins,
+}
+
+impl EndKind {
+    /// Whether a position to play from (a start position, a FEN sent by a client) may not
+    /// hold kings, because a king means this rule has already ended the game.
+    pub fn forbids_kings(&self) -> bool {
+        match self {
+            EndKind::FirstKingWins => true,
+        }
+    }
+}
+
+/// What an end rule decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndOutcome {
+    Win(Color),
+    Draw,
+}
+
+/// One end rule of a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EndRule {
+    pub code: EndCode,
+    pub kind: EndKind,
+    /// The rule as its sources state it, with the reading chosen where they differ.
+    pub text: &'static str,
+}
+
+impl EndRule {
+    /// Whether the rule ends the game in `pos`, and how.
+    #[inline]
+    pub fn decide(&self, pos: &Position) -> Option<EndOutcome> {
+        match self.kind {
+            EndKind::FirstKingWins => {
+                // The side that has just moved is the one that can have crowned; the side to
+                // move can only own a king in a position the game never reaches (two kings
+                // would need a move after the first crowning), but it is still decided.
+                let mover = pos.side().opponent();
+                [mover, pos.side()]
+                    .into_iter()
+                    .find(|&c| !pos.pieces(c, Kind::King).is_empty())
+                    .map(EndOutcome::Win)
+            }
+        }
+    }
+
+    /// What ends the game, in words.
+    pub fn trigger(&self) -> &'static str {
+        match self.kind {
+            EndKind::FirstKingWins => {
+                "the first side to crown a king wins at once (a man must end its move on the \
+                 far row; passing it during a capture does not count)"
+            }
+        }
+    }
+
+    /// A readable statement of the rule: its code, trigger and sources.
+    pub fn describe(&self) -> String {
+        format!("{}: {}. {}", self.code.code(), self.trigger(), self.text)
+    }
+}
+
+/// The first of `rules` that ends the game in `pos`.
+#[inline]
+pub fn decide(rules: &[EndRule], pos: &Position) -> Option<(EndCode, EndOutcome)> {
+    rules
+        .iter()
+        .find_map(|r| r.decide(pos).map(|outcome| (r.code, outcome)))
+}
+
+/// Breakthrough (lidraughts, PlayStrategy, Scan): the first side to crown a king wins.
+pub fn first_king_wins(text: &'static str) -> Vec<EndRule> {
+    vec![EndRule {
+        code: EndCode::KingCrowned,
+        kind: EndKind::FirstKingWins,
+        text,
+    }]
+}
