@@ -20,12 +20,18 @@ use crate::position::{Color, Kind, Position};
 pub enum EndCode {
     /// A side crowned a king and so won the game (Breakthrough).
     KingCrowned,
+    /// One king against one man: the king's side wins (Turkish).
+    KingVsMan,
+    /// One king against one king: a draw (Turkish).
+    KingVsKing,
 }
 
 impl EndCode {
     pub fn code(self) -> &'static str {
         match self {
             EndCode::KingCrowned => "KING_CROWNED",
+            EndCode::KingVsMan => "KING_VS_MAN",
+            EndCode::KingVsKing => "KING_VS_KING",
         }
     }
 }
@@ -38,6 +44,11 @@ pub enum EndKind {
     /// "a king on the board" and "a crowning move was played" are the same thing. Since such
     /// a position is already decided, no position to play from may hold a king.
     FirstKingWins,
+    /// Exactly two pieces are left, a king of one side and a man of the other: the king's
+    /// side wins, whoever is to move.
+    LoneKingBeatsLoneMan,
+    /// Exactly two pieces are left, a king each: the game is drawn.
+    LoneKingsDraw,
 }
 
 impl EndKind {
@@ -46,6 +57,7 @@ impl EndKind {
     pub fn forbids_kings(&self) -> bool {
         match self {
             EndKind::FirstKingWins => true,
+            EndKind::LoneKingBeatsLoneMan | EndKind::LoneKingsDraw => false,
         }
     }
 }
@@ -81,6 +93,23 @@ impl EndRule {
                     .find(|&c| !pos.pieces(c, Kind::King).is_empty())
                     .map(EndOutcome::Win)
             }
+            EndKind::LoneKingBeatsLoneMan => {
+                let lone = |c: Color| {
+                    (
+                        pos.pieces(c, Kind::Man).len(),
+                        pos.pieces(c, Kind::King).len(),
+                    )
+                };
+                match (lone(Color::White), lone(Color::Black)) {
+                    ((0, 1), (1, 0)) => Some(EndOutcome::Win(Color::White)),
+                    ((1, 0), (0, 1)) => Some(EndOutcome::Win(Color::Black)),
+                    _ => None,
+                }
+            }
+            EndKind::LoneKingsDraw => (pos.occupied().len() == 2
+                && pos.pieces(Color::White, Kind::King).len() == 1
+                && pos.pieces(Color::Black, Kind::King).len() == 1)
+                .then_some(EndOutcome::Draw),
         }
     }
 
@@ -91,6 +120,11 @@ impl EndRule {
                 "the first side to crown a king wins at once (a man must end its move on the \
                  far row; passing it during a capture does not count)"
             }
+            EndKind::LoneKingBeatsLoneMan => {
+                "when only a king of one side and a man of the other are left, the king's side \
+                 wins, whoever is to move"
+            }
+            EndKind::LoneKingsDraw => "when only one king of each side is left, the game is drawn",
         }
     }
 
@@ -106,6 +140,23 @@ pub fn decide(rules: &[EndRule], pos: &Position) -> Option<(EndCode, EndOutcome)
     rules
         .iter()
         .find_map(|r| r.decide(pos).map(|outcome| (r.code, outcome)))
+}
+
+/// Turkish (`other.md` §1, decided in rules/README): one king against one man wins for the
+/// king's side, one king against one king is a draw.
+pub fn lone_pieces(king_vs_man: &'static str, king_vs_king: &'static str) -> Vec<EndRule> {
+    vec![
+        EndRule {
+            code: EndCode::KingVsMan,
+            kind: EndKind::LoneKingBeatsLoneMan,
+            text: king_vs_man,
+        },
+        EndRule {
+            code: EndCode::KingVsKing,
+            kind: EndKind::LoneKingsDraw,
+            text: king_vs_king,
+        },
+    ]
 }
 
 /// Breakthrough (lidraughts, PlayStrategy, Scan): the first side to crown a king wins.

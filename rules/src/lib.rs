@@ -49,5 +49,5 @@ pub use outcome::{
 pub use perft::{divide, perft, perft_keep};
 pub use position::{Color, Kind, Position, Setup};
 pub use records::{read_record_within, Record, RecordWarning, WarningKind};
-pub use rules::Rules;
-pub use variant::{PositionError, ResultStyle, Spec, Variant};
+pub use rules::{OpeningRemoval, Rules};
+pub use variant::{BoardShape, GraphBoard, PositionError, ResultStyle, Spec, Variant};

@@ -28,6 +28,13 @@ impl Move {
         !self.captured.is_empty()
     }
 
+    /// Whether this is an opening removal (Konane): the side to move takes its own piece on
+    /// `from` (= `to`) off the board; `captured` holds that cell.
+    #[inline(always)]
+    pub fn is_removal(&self) -> bool {
+        self.from == self.to && self.captured.contains(self.from as usize)
+    }
+
     /// Whether the moving piece is crowned by this move.
     pub fn is_promotion(&self) -> bool {
         self.becomes == Kind::King && self.piece != Kind::King

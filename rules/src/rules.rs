@@ -37,6 +37,12 @@ pub enum Range {
     Step,
     /// Any number of empty cells in a straight line.
     Slide,
+    /// A linear move (Dameo): the piece and the unbroken line of its own men straight ahead
+    /// of it advance one cell along that line, onto the empty cell in front of its head. The
+    /// result is that the piece's cell empties and the cell in front of the head fills, so
+    /// the move is written and played as a step from the tail to that cell. A line of one is
+    /// an ordinary step; a king ends the line.
+    Line,
 }
 
 /// What one kind of piece may do. Directions are given per colour: `[white, black]`.
@@ -125,6 +131,29 @@ impl Precedence {
     }
 }
 
+/// Which own piece an opening removal may take off the board ([`Rules::opening_removals`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningRemoval {
+    /// A piece on one of these squares (algebraic names).
+    Among(&'static [&'static str]),
+    /// A piece with an empty cell next to it in one of these directions.
+    NextToEmpty(DirSet),
+}
+
+impl OpeningRemoval {
+    pub fn describe(&self) -> String {
+        match self {
+            OpeningRemoval::Among(squares) => {
+                format!("removes one of its own pieces from {}", squares.join(", "))
+            }
+            OpeningRemoval::NextToEmpty(d) => format!(
+                "removes one of its own pieces next to the empty square ({})",
+                d.describe()
+            ),
+        }
+    }
+}
+
 /// What the side to move with no legal move gets (P13).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Goal {
@@ -144,6 +173,14 @@ pub struct Rules {
     pub precedence: Vec<Precedence>,
     /// A capture may not continue in the direction it just came from (Turkish).
     pub no_reversal: bool,
+    /// A capture sequence keeps the direction of its first jump (Konane).
+    pub straight_captures: bool,
+    /// A capture sequence may stop after any jump: each is a legal move of its own (Konane).
+    /// Otherwise a sequence goes on while it can.
+    pub capture_may_stop: bool,
+    /// Opening plies that remove one of the mover's own pieces (Konane): step `i` applies
+    /// while exactly `i` cells of the board are empty, and then it is the only kind of move.
+    pub opening_removals: Vec<OpeningRemoval>,
     /// While its side still has men, the same king may make at most this many non-capturing
     /// moves in a row (Frisian: 3; 0 = no limit).
     pub king_quiet_limit: u8,

@@ -2,13 +2,13 @@
 //! declarative [`Spec`]. The catalogue itself is in [`crate::catalogue`].
 
 use crate::bits::Bits;
-use crate::board::{Board, Corner, Squares};
+use crate::board::{Board, Corner, Dir, Squares};
 use crate::budget::Budget;
 use crate::ends::{EndCode, EndOutcome};
 use crate::gen::{self, GenError};
 use crate::moves::Move;
 use crate::position::{Color, Kind, KingRun, Position, Setup};
-use crate::rules::{Goal, MidCapturePromotion, Range, Reach, Removal, Rules};
+use crate::rules::{Goal, MidCapturePromotion, OpeningRemoval, Range, Reach, Removal, Rules};
 
 /// Where men are crowned.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,9 +33,11 @@ pub enum ResultStyle {
 pub struct Spec {
     pub id: &'static str,
     pub name: &'static str,
+    /// Files and ranks of the board (for a graph board: of the grid its points are drawn on).
     pub width: u8,
     pub height: u8,
-    pub squares: Squares,
+    /// Which board the variant is played on.
+    pub board: BoardShape,
     /// Where square 1 lies for numeric names.
     pub numbering: Corner,
     /// Whether squares are written algebraically (`c3`) rather than by number.
@@ -57,6 +59,54 @@ pub struct Spec {
     pub provisional: Option<&'static str>,
     /// Rule decisions worth stating (readings chosen where sources disagree).
     pub notes: &'static [&'static str],
+}
+
+/// The board a variant is played on.
+#[derive(Clone, Copy, Debug)]
+pub enum BoardShape {
+    /// The `width`×`height` grid of squares; the value says which squares are played on (the
+    /// dark ones, on either colouring, or all of them). Direction links join neighbouring
+    /// playable squares: diagonally adjacent ones, and on the orthogonal lines the next
+    /// playable square (two squares away on a checkered board, adjacent on a full one).
+    Grid(Squares),
+    /// An explicit graph of points and lines (point-and-line boards, irregular boards).
+    Graph(&'static GraphBoard),
+}
+
+/// A board given as a graph: its points, drawn on the `width`×`height` grid of the spec (the
+/// coordinates give algebraic names), and its lines as directed links. A jump follows a link
+/// and then the link of the same direction from the point it reaches.
+#[derive(Debug)]
+pub struct GraphBoard {
+    /// `(file, rank)` of each point, a1 = (0, 0); the index is the point's id.
+    pub points: &'static [(u8, u8)],
+    /// `(from, direction, to)`: a line from one point to a neighbour, by point index.
+    pub links: &'static [(usize, Dir, usize)],
+}
+
+impl BoardShape {
+    /// Builds the board of this shape.
+    pub fn build(&self, width: u8, height: u8) -> Board {
+        match *self {
+            BoardShape::Grid(squares) => Board::checkered(width, height, squares),
+            BoardShape::Graph(g) => Board::from_links(
+                width,
+                height,
+                g.points.iter().map(|&p| Some(p)).collect(),
+                g.links,
+            ),
+        }
+    }
+
+    /// The layout of the board, in a word: `checkered` (the dark squares of a grid), `full`
+    /// (every square of a grid) or `graph` (points and lines).
+    pub fn layout(&self) -> &'static str {
+        match self {
+            BoardShape::Grid(Squares::DarkA1 | Squares::LightA1) => "checkered",
+            BoardShape::Grid(Squares::All) => "full",
+            BoardShape::Graph(_) => "graph",
+        }
+    }
 }
 
 /// Why a setup is not a valid position for a variant.
@@ -120,7 +170,7 @@ impl Variant {
     /// If the spec is inconsistent (its start FEN does not parse, a promotion square does not
     /// exist). Specs are catalogue data; the catalogue test builds every one.
     pub fn new(spec: Spec) -> Variant {
-        let board = Board::checkered(spec.width, spec.height, spec.squares);
+        let board = spec.board.build(spec.width, spec.height);
         let numbers = board.numbering(spec.numbering);
         let mut by_number = vec![u8::MAX; board.len() + 1];
         for cell in board.cells().iter() {
@@ -297,6 +347,12 @@ impl Variant {
         let mut p = *pos;
         let me = pos.side as usize;
         let them = 1 - me;
+        if m.is_removal() {
+            p.pieces[me][m.piece as usize].remove(m.from as usize);
+            p.king_run = [KingRun::default(); 2];
+            p.side = pos.side.opponent();
+            return p;
+        }
         p.pieces[me][m.piece as usize].remove(m.from as usize);
         p.pieces[me][m.becomes as usize].insert(m.to as usize);
         if m.is_capture() {
@@ -337,6 +393,18 @@ impl Variant {
         !self.spec.rules.ends.is_empty() && self.end_rule(pos).is_some()
     }
 
+    /// The opening removal step that applies in `pos`, if any: step `i` of
+    /// [`Rules::opening_removals`] while exactly `i` cells are empty.
+    #[inline(always)]
+    pub fn opening_removal(&self, pos: &Position) -> Option<OpeningRemoval> {
+        let steps = &self.spec.rules.opening_removals;
+        if steps.is_empty() {
+            return None;
+        }
+        let empty = self.board.cells().minus(pos.occupied()).len() as usize;
+        steps.get(empty).copied()
+    }
+
     /// The first end rule that decides `pos`, and how.
     pub fn end_rule(&self, pos: &Position) -> Option<(EndCode, EndOutcome)> {
         crate::ends::decide(&self.spec.rules.ends, pos)
@@ -364,6 +432,10 @@ impl Variant {
                     match p.range {
                         Range::Step => "one square",
                         Range::Slide => "any distance (flying)",
+                        Range::Line => {
+                            "one square, alone or at the tail of an unbroken line of own men \
+                             straight ahead that advances with it (linear move)"
+                        }
                     },
                     p.moves[0].describe()
                 )
@@ -448,6 +520,35 @@ impl Variant {
                 "a capture may not turn back 180 degrees".into(),
             ));
         }
+        if r.straight_captures {
+            out.push((
+                "straight_captures",
+                "a capture sequence keeps the direction of its first jump".into(),
+            ));
+        }
+        if r.capture_may_stop {
+            out.push((
+                "capture_may_stop",
+                "a capture sequence may stop after any jump; each stop is a move of its own".into(),
+            ));
+        }
+        if !r.opening_removals.is_empty() {
+            out.push((
+                "opening_removals",
+                r.opening_removals
+                    .iter()
+                    .enumerate()
+                    .map(|(i, step)| {
+                        format!(
+                            "ply {}: the side to move {} (written x and the square, e.g. xd5)",
+                            i + 1,
+                            step.describe()
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ));
+        }
         if r.king_quiet_limit != 0 {
             out.push((
                 "king_move_limit",
@@ -484,5 +585,69 @@ impl Variant {
             },
         ));
         out
+    }
+}
+
+#[cfg(test)]
+mod shape_tests {
+    use super::*;
+
+    /// A 3×3 point board with lines along the ranks and files and one diagonal (a1-b2-c3):
+    /// what a point-and-line board (Alquerque) is made of.
+    static SMALL: GraphBoard = GraphBoard {
+        points: &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (0, 2),
+            (1, 2),
+            (2, 2),
+        ],
+        links: &[
+            (0, Dir::East, 1),
+            (1, Dir::East, 2),
+            (1, Dir::West, 0),
+            (2, Dir::West, 1),
+            (0, Dir::North, 3),
+            (3, Dir::North, 6),
+            (3, Dir::South, 0),
+            (6, Dir::South, 3),
+            (0, Dir::NorthEast, 4),
+            (4, Dir::NorthEast, 8),
+            (4, Dir::SouthWest, 0),
+            (8, Dir::SouthWest, 4),
+        ],
+    };
+
+    #[test]
+    fn a_graph_board_has_its_points_lines_and_jumps() {
+        let shape = BoardShape::Graph(&SMALL);
+        assert_eq!(shape.layout(), "graph");
+        let b = shape.build(3, 3);
+        assert_eq!(b.len(), 9);
+        // Jumps follow a line straight on: a1 over b2 to c3, a1 over a2 to a3.
+        assert_eq!(b.jump(0, Dir::NorthEast), [4, 8]);
+        assert_eq!(b.jump(0, Dir::North), [3, 6]);
+        // No line, no jump: b1 has no diagonal, c1 nothing to the east.
+        assert_eq!(b.jump(1, Dir::NorthEast), [NONE_CELL; 2]);
+        assert_eq!(b.next(2, Dir::East), NONE_CELL);
+        assert_eq!(b.at(1, 1), Some(4));
+        assert_eq!(b.algebraic(8), "c3");
+    }
+
+    const NONE_CELL: u8 = crate::board::NONE;
+
+    #[test]
+    fn grid_shapes_say_their_layout() {
+        assert_eq!(BoardShape::Grid(Squares::DarkA1).layout(), "checkered");
+        assert_eq!(BoardShape::Grid(Squares::LightA1).layout(), "checkered");
+        let full = BoardShape::Grid(Squares::All).build(8, 8);
+        assert_eq!(
+            (BoardShape::Grid(Squares::All).layout(), full.len()),
+            ("full", 64)
+        );
     }
 }

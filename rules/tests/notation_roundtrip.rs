@@ -32,6 +32,13 @@ fn forms(v: &Variant, d: &DescribedMove, rng: &mut Rng) -> Vec<String> {
     if !d.mv.is_capture() {
         return out;
     }
+    if d.mv.is_removal() {
+        // An opening removal (Konane): `x` and the square, or the square twice.
+        let square = v.square_name(d.mv.from as usize);
+        out.push(format!("X{square}"));
+        out.push(format!("{square}x{square}"));
+        return out;
+    }
     let sep = v.spec().capture_separator.to_string();
     let name = |cells: &[usize]| {
         cells

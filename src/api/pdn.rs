@@ -130,7 +130,7 @@ pub struct GameErrorDto {
     #[schema(example = "unsupported-variant")]
     pub code: String,
     /// Human-readable explanation.
-    #[schema(example = "GameType \"30\" is not a variant this service supports")]
+    #[schema(example = "GameType \"41\" is not a variant this service supports")]
     pub detail: String,
 }
 

@@ -30,6 +30,13 @@ pub struct BoardInfo {
     /// How squares are written in moves and FENs.
     #[schema(example = "numeric")]
     pub squares: SquareNames,
+    /// Which squares are played on: `checkered` (the dark squares of the grid), `full`
+    /// (every square) or `graph` (the points of a point-and-line board).
+    #[schema(example = "checkered")]
+    pub layout: String,
+    /// Number of playable squares (or points).
+    #[schema(example = 50)]
+    pub cells: usize,
 }
 
 /// A variant of the catalogue and its rules.
@@ -81,6 +88,8 @@ impl VariantInfo {
                 } else {
                     SquareNames::Numeric
                 },
+                layout: spec.board.layout().to_string(),
+                cells: v.board().len(),
             },
             first_mover: spec.first.into(),
             start_position: v.fen(&v.start()),

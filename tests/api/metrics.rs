@@ -134,7 +134,7 @@ async fn pdn_games_are_counted_per_variant() {
     // Two international games, one Russian game, one game of an unsupported GameType (not
     // judged, not counted).
     let pdn = "[GameType \"20\"]\n1. 32-28 19-23 *\n\n[GameType \"20\"]\n1. 33-28 *\n\n\
-               [GameType \"25\"]\n1. c3-d4 *\n\n[GameType \"30\"]\n1. a3-a4 *\n";
+               [GameType \"25\"]\n1. c3-d4 *\n\n[GameType \"41\"]\n1. a3-a4 *\n";
     let res = app
         .client
         .post(format!("{}/v1/judge/pdn", app.address))

@@ -204,7 +204,7 @@ async fn broken_games_are_entries_not_failed_requests() {
 
     let (code, detail) = error(2);
     assert_eq!(code, "unsupported-variant");
-    assert!(detail.contains("GameType \"30\""), "{detail}");
+    assert!(detail.contains("GameType \"41\""), "{detail}");
     assert!(g[2]["variant"].is_null());
     let (code, _) = error(3);
     assert_eq!(code, "no-variant");
@@ -782,4 +782,63 @@ async fn games_of_the_variants_other_sites_serve() {
     // A Breakthrough position holding a king is already decided: refused, not judged.
     assert_eq!(g[10]["outcome"], "error", "{}", g[10]);
     assert_eq!(g[10]["error"]["code"], "invalid-position", "{}", g[10]);
+}
+
+/// Turkish games (PDN GameType 30), written by hand: each end rule fires with its reason code.
+#[tokio::test]
+async fn turkish_games_are_adjudicated() {
+    let app = spawn_app().await;
+    let body = judge_file(&app, "turkish.pdn").await;
+    let g = body["games"].as_array().unwrap();
+    assert_eq!(g.len(), 6, "{body}");
+    assert!(g.iter().all(|g| g["variant"] == "turkish"), "{body}");
+    assert!(g.iter().all(|g| g["outcome"] == "judged"), "{body}");
+    // 1. e3-e4 d6-d5 2. e4-e5 d5xf5: White's man on e5 is gone, Black's d6 man is on f5.
+    assert_eq!(g[0]["verdict"], "undecided", "{}", g[0]);
+    let fen = g[0]["final_position"].as_str().unwrap();
+    let pieces = |side: char| -> std::collections::BTreeSet<String> {
+        let part = fen
+            .split(':')
+            .skip(1)
+            .find(|p| p.starts_with(side))
+            .unwrap_or_else(|| panic!("{fen}"));
+        part[1..].split(',').map(String::from).collect()
+    };
+    let want = |s: &str| -> std::collections::BTreeSet<String> {
+        s.split(',').map(String::from).collect()
+    };
+    assert!(fen.starts_with("W:"), "{fen}");
+    assert_eq!(
+        pieces('W'),
+        want("a2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,f3,g3,h3"),
+        "{fen}"
+    );
+    assert_eq!(
+        pieces('B'),
+        want("f5,a6,b6,c6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7"),
+        "{fen}"
+    );
+    // (verdict, reason, decided at ply)
+    let want = [
+        ("white_wins", "KING_VS_MAN", 1),
+        ("draw", "KING_VS_KING", 1),
+        ("white_wins", "KING_VS_MAN", 1),
+        ("draw", "REPETITION", 8),
+    ];
+    for (i, (verdict, reason, ply)) in want.into_iter().enumerate() {
+        let game = &g[i + 1];
+        assert_eq!(game["verdict"], verdict, "game {}: {game}", i + 1);
+        assert_eq!(game["reason"]["code"], reason, "game {}: {game}", i + 1);
+        assert_eq!(game["decided_at_ply"], ply, "game {}: {game}", i + 1);
+        assert_eq!(game["agreement"]["agrees"], true, "game {}: {game}", i + 1);
+    }
+    // d6xd8 would stop at the crowning square (option B/C readings): illegal here, where the
+    // new king must go on and take g8 too.
+    assert_eq!(g[5]["verdict"], "invalid", "{}", g[5]);
+    assert_eq!(
+        g[5]["invalid_move"]["legal_moves"],
+        json!(["d6xh8"]),
+        "{}",
+        g[5]
+    );
 }

@@ -1,5 +1,5 @@
-//! The diagonal family of the catalogue: metadata checked against the rules specification
-//! (`rules/README.md`, `diagonal.md` §2 and §6.1), and a few moves of every variant through
+//! The catalogue: metadata checked against the rules specification (`rules/README.md`,
+//! `diagonal.md` §2 and §6.1, `more.md`, `other.md`), and a few moves of every variant through
 //! `/moves` and `/play`.
 
 use serde_json::{json, Value};
@@ -153,12 +153,67 @@ const DIAGONAL: [Expected; 18] = [
     e("antidraughts", "white", (10, 10), N, None, false, "34-30"),
 ];
 
+/// The variants other engines and sites serve (`more.md`, rules/README).
+const MORE: [Expected; 5] = [
+    e(
+        "frysk",
+        "white",
+        (10, 10),
+        N,
+        Some("97,W,10,10,N2,0"),
+        false,
+        "48-43",
+    ),
+    e(
+        "breakthrough",
+        "white",
+        (10, 10),
+        N,
+        Some("96,W,10,10,N2,0"),
+        false,
+        "32-28",
+    ),
+    e("killer", "white", (10, 10), N, None, true, "32-28"),
+    e(
+        "spanish",
+        "white",
+        (8, 8),
+        N,
+        Some("24,W,8,8,N1,1"),
+        true,
+        "11-15",
+    ),
+    e("sri-lankan", "white", (12, 12), N, None, true, "43-38"),
+];
+
+/// The orthogonal family and Konane (`other.md` §1-§4, §6, rules/README).
+const ORTHOGONAL: [Expected; 5] = [
+    e(
+        "turkish",
+        "white",
+        (8, 8),
+        A,
+        Some("30,W,8,8,A0,0"),
+        false,
+        "d3-d4",
+    ),
+    e("croda", "white", (8, 8), A, None, false, "d3-e4"),
+    e("dameo", "white", (8, 8), A, None, false, "c1-c4"),
+    e("gothic", "white", (8, 8), A, None, false, "d2-c3"),
+    e("hawaiian", "black", (8, 8), A, None, false, "xd5"),
+];
+
+fn every() -> impl Iterator<Item = &'static Expected> {
+    DIAGONAL.iter().chain(&MORE).chain(&ORTHOGONAL)
+}
+
 #[tokio::test]
-async fn the_catalogue_lists_the_diagonal_family_with_its_metadata() {
+async fn the_catalogue_lists_every_variant_with_its_metadata() {
     let app = spawn_app().await;
     let body = ok_json(app.get("/v1/variants").await).await;
     let list = body["variants"].as_array().expect("variants array");
-    for x in &DIAGONAL {
+    assert_eq!(list.len(), every().count(), "{body}");
+    for x in every() {
         let v = list
             .iter()
             .find(|v| v["id"] == x.id)
@@ -167,6 +222,19 @@ async fn the_catalogue_lists_the_diagonal_family_with_its_metadata() {
         assert_eq!(v["board"]["width"], x.width, "{}", x.id);
         assert_eq!(v["board"]["height"], x.height, "{}", x.id);
         assert_eq!(v["board"]["squares"], x.squares, "{}", x.id);
+        // Checkered boards use half the squares; the orthogonal family all of them.
+        let full = ORTHOGONAL.iter().any(|o| o.id == x.id);
+        let area = x.width * x.height;
+        assert_eq!(
+            (v["board"]["layout"].as_str(), v["board"]["cells"].as_u64()),
+            if full {
+                (Some("full"), Some(area))
+            } else {
+                (Some("checkered"), Some(area / 2))
+            },
+            "{}",
+            x.id
+        );
         assert_eq!(v["pdn_game_type"], json!(x.game_type), "{}", x.id);
         assert_eq!(v["provisional"], x.provisional, "{}", x.id);
         let reason = &v["provisional_reason"];
@@ -216,9 +284,9 @@ async fn play(app: &TestApp, id: &str, fen: &str, mv: &str) -> Value {
 }
 
 #[tokio::test]
-async fn every_diagonal_variant_plays_three_moves_as_moves_predicts() {
+async fn every_variant_plays_three_moves_as_moves_predicts() {
     let app = spawn_app().await;
-    for x in &DIAGONAL {
+    for x in every() {
         let start = ok_json(app.get(&format!("/v1/variants/{}", x.id)).await).await;
         let mut fen = start["start_position"].as_str().unwrap().to_string();
         let mut side = x.first.to_string();
@@ -246,9 +314,9 @@ async fn every_diagonal_variant_plays_three_moves_as_moves_predicts() {
 }
 
 #[tokio::test]
-async fn every_diagonal_variant_accepts_a_hand_written_first_move() {
+async fn every_variant_accepts_a_hand_written_first_move() {
     let app = spawn_app().await;
-    for x in &DIAGONAL {
+    for x in every() {
         let listed = ok_json(app.get(&format!("/v1/variants/{}/moves", x.id)).await).await;
         let legal = notations(&listed);
         assert!(

@@ -12,7 +12,7 @@
 //! move. Without `ROUTES` the search allocates nothing.
 
 use crate::bits::Bits;
-use crate::board::{Board, Dir};
+use crate::board::{Board, Dir, DirSet};
 use crate::budget::Budget;
 use crate::moves::{Jump, Move, Route};
 use crate::position::{Color, Kind, Position};
@@ -344,7 +344,9 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             return false;
         }
         for d in pr.captures[self.color].iter() {
-            if self.rules.no_reversal && d == last.opposite() {
+            if (self.rules.no_reversal && d == last.opposite())
+                || (self.rules.straight_captures && d != last)
+            {
                 continue;
             }
             if self.target(cell, kind, d, captured).is_some() {
@@ -380,10 +382,18 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             return false;
         }
         let mut found = false;
-        for d in pr.captures[self.color].iter() {
-            if (self.rules.no_reversal && last == Some(d.opposite())) || straight == Some(d) {
-                continue;
+        let mut dirs = pr.captures[self.color].0;
+        if let Some(l) = last {
+            if self.rules.straight_captures {
+                dirs &= 1 << l as u8;
+            } else if self.rules.no_reversal {
+                dirs &= !(1 << l.opposite() as u8);
             }
+        }
+        if let Some(s) = straight {
+            dirs &= !(1 << s as u8);
+        }
+        for d in DirSet(dirs).iter() {
             let Some((victim, ray, start, end)) = self.target(cur, kind, d, seq.captured) else {
                 continue;
             };
@@ -443,7 +453,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             Some(next) => self.search(cell, next, seq, Some(d), straight),
             None => false,
         };
-        if !continued && !repeat {
+        if (!continued || self.rules.capture_may_stop) && !repeat {
             let mut becomes = self.rules.piece(self.start).after_capture;
             if self.start == Kind::King {
                 becomes = Kind::King;

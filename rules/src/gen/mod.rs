@@ -2,10 +2,12 @@
 //!
 //! [`generate`] is the single entry point: captures first (they are compulsory), then, only if
 //! there is none, the non-capturing moves. A position that an end rule of the variant has
-//! decided ([`crate::ends`]) has no legal moves. Every generation charges a [`Budget`]: one
+//! decided ([`crate::ends`]) has no legal moves; in the opening plies of a variant with
+//! opening removals (Konane) the removals are the only moves. Every generation charges a [`Budget`]: one
 //! unit for the position, one per capture-search node and one per move produced.
 
 mod captures;
+mod removals;
 mod steps;
 
 pub use captures::GenError;
@@ -45,6 +47,10 @@ pub fn generate_paths(
     out.clear();
     if variant.decided(pos) {
         return budget.charge(1);
+    }
+    if let Some(step) = variant.opening_removal(pos) {
+        removals::removals(variant.board(), step, pos, out);
+        return budget.charge(1 + out.len() as u64);
     }
     let promo = variant.promotion(pos.side());
     let steps = {
@@ -109,6 +115,18 @@ pub fn generate_matching(
     if variant.decided(pos) {
         budget.charge(1)?;
         return Ok(Vec::new());
+    }
+    if let Some(step) = variant.opening_removal(pos) {
+        removals::removals(variant.board(), step, pos, &mut out);
+        budget.charge(1 + out.len() as u64)?;
+        return Ok(out
+            .into_iter()
+            .map(|mv| Found {
+                mv,
+                route: None,
+                named: text == Some(&[mv.from as usize, mv.to as usize][..]),
+            })
+            .collect());
     }
     let promo = variant.promotion(pos.side());
     let (steps, routes, named) = {

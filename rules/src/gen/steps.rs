@@ -63,6 +63,21 @@ pub(crate) fn quiet_moves(
                     }
                 }
             }
+            (Range::Line, _) => {
+                // The line ahead of the tail: own men, then the cell the head steps onto.
+                let men = pos.pieces(me, Kind::Man);
+                for from in pieces.iter() {
+                    for d in dirs.iter() {
+                        let mut to = board.next(from, d);
+                        while to != NONE && men.contains(to as usize) {
+                            to = board.next(to as usize, d);
+                        }
+                        if to != NONE && !occ.contains(to as usize) {
+                            out.push(step(from, to as usize));
+                        }
+                    }
+                }
+            }
             (Range::Slide, _) => {
                 for from in pieces.iter() {
                     for d in dirs.iter() {

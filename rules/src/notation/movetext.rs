@@ -71,7 +71,8 @@ pub struct DescribedMove {
 }
 
 /// Splits move text into squares. Accepts `-`, `x`, `X` and `:` as separators, trailing
-/// move-strength marks (`!`, `?`), and alphanumeric moves without separators (`c3d4`).
+/// move-strength marks (`!`, `?`), and alphanumeric moves without separators (`c3d4`). An
+/// opening removal, `x` and one square (`xd5`), reads as that square twice.
 pub fn parse_squares(variant: &Variant, text: &str) -> Result<Vec<usize>, MoveError> {
     let t = text.trim();
     if t.is_empty() {
@@ -85,6 +86,12 @@ pub fn parse_squares(variant: &Variant, text: &str) -> Result<Vec<usize>, MoveEr
         });
     }
     let t = t.trim_end_matches(['!', '?', '+', '#', '*']);
+    // An opening removal (Konane): `x` and the square of the piece taken off.
+    if let Some(square) = t.strip_prefix(['x', 'X']) {
+        if let Some(cell) = variant.parse_square(square.trim()) {
+            return Ok(vec![cell, cell]);
+        }
+    }
     let parts: Vec<&str> = if t.contains(['-', 'x', 'X', ':']) {
         t.split(['-', 'x', 'X', ':']).collect()
     } else {
@@ -157,7 +164,7 @@ impl Variant {
         let t = text.trim().trim_end_matches(['!', '?', '+', '#']);
         let mut chars = t.chars();
         let file = chars.next()?;
-        if !file.is_ascii_lowercase() {
+        if !file.is_ascii_lowercase() || file as u8 - b'a' >= self.board().width() {
             return None;
         }
         let rest = chars.as_str();
@@ -199,6 +206,16 @@ impl Variant {
                 let mut squares = Vec::with_capacity(r.jumps.len() + 1);
                 pdn_squares(self.board(), r.from as usize, &r.jumps, &mut squares);
                 (squares, r.jumps.iter().map(|j| j.over as usize).collect())
+            }
+            None if m.is_removal() => {
+                let text = format!("x{}", self.square_name(m.from as usize));
+                return DescribedMove {
+                    mv: *m,
+                    notation: text.clone(),
+                    long: text,
+                    route: vec![m.from as usize],
+                    captured: vec![m.from as usize],
+                };
             }
             None => (vec![m.from as usize, m.to as usize], Vec::new()),
         };

@@ -5,6 +5,8 @@
 
 use std::sync::OnceLock;
 
+mod orthogonal;
+
 use crate::board::{Corner, DirSet, Squares};
 use crate::draws;
 use crate::ends;
@@ -12,7 +14,7 @@ use crate::position::{Color, Kind};
 use crate::rules::{
     Goal, Landing, MidCapturePromotion, PieceRules, Precedence, Range, Reach, Removal, Rules,
 };
-use crate::variant::{PromotionSquares, ResultStyle, Spec, Variant};
+use crate::variant::{BoardShape, PromotionSquares, ResultStyle, Spec, Variant};
 
 /// How kings move and capture in the diagonal family.
 #[derive(Clone, Copy)]
@@ -70,6 +72,9 @@ fn diagonal(
         mid_capture_promotion,
         precedence,
         no_reversal: false,
+        straight_captures: false,
+        capture_may_stop: false,
+        opening_removals: vec![],
         king_quiet_limit: 0,
         goal: Goal::NoMovesLoses,
         ends: vec![],
@@ -135,7 +140,7 @@ fn board8(
         name,
         width: 8,
         height: 8,
-        squares: Squares::DarkA1,
+        board: BoardShape::Grid(Squares::DarkA1),
         numbering: Corner::TopLeft,
         algebraic,
         first,
@@ -161,7 +166,7 @@ fn specs() -> Vec<Spec> {
         name: "International draughts (FMJD), 10×10",
         width: 10,
         height: 10,
-        squares: Squares::DarkA1,
+        board: BoardShape::Grid(Squares::DarkA1),
         numbering: Corner::TopLeft,
         algebraic: false,
         first: Color::White,
@@ -359,7 +364,7 @@ fn specs() -> Vec<Spec> {
             name: "Italian draughts (Dama italiana, FID)",
             width: 8,
             height: 8,
-            squares: Squares::LightA1,
+            board: BoardShape::Grid(Squares::LightA1),
             numbering: Corner::TopLeft,
             algebraic: false,
             first: Color::White,
@@ -392,7 +397,7 @@ fn specs() -> Vec<Spec> {
             name: "Portuguese draughts (Damas clássicas, FPD)",
             width: 8,
             height: 8,
-            squares: Squares::LightA1,
+            board: BoardShape::Grid(Squares::LightA1),
             numbering: Corner::BottomRight,
             algebraic: false,
             first: Color::White,
@@ -428,7 +433,7 @@ fn specs() -> Vec<Spec> {
             name: "Thai draughts (Mak-hos)",
             width: 8,
             height: 8,
-            squares: Squares::DarkA1,
+            board: BoardShape::Grid(Squares::DarkA1),
             numbering: Corner::BottomRight,
             algebraic: false,
             first: Color::Black,
@@ -678,6 +683,7 @@ pub fn variants() -> &'static [Variant] {
         let mut all = specs();
         let more = served_elsewhere(&all);
         all.extend(more);
+        all.extend(orthogonal::specs());
         all.into_iter().map(Variant::new).collect()
     })
 }
@@ -827,7 +833,7 @@ fn served_elsewhere(base: &[Spec]) -> Vec<Spec> {
                  secondary sources and our derivation (more.md L1-L3)",
             ),
             name: "Sri Lankan draughts, 12×12",
-            squares: Squares::LightA1,
+            board: BoardShape::Grid(Squares::LightA1),
             numbering: Corner::TopLeft,
             game_type: None,
             variant_tags: &["Sri Lanka"],
