@@ -19,6 +19,16 @@ fn perft_start(c: &mut Criterion) {
         ("thai", 7),
         ("frisian", 6),
         ("pool", 7),
+        ("frysk", 7),
+        ("breakthrough", 6),
+        ("killer", 6),
+        ("spanish", 7),
+        ("sri-lankan", 5),
+        ("turkish", 6),
+        ("croda", 4),
+        ("dameo", 4),
+        ("gothic", 5),
+        ("hawaiian", 7),
     ] {
         let v = arbiter_rules::variant(id).expect("variant in catalogue");
         let start = v.start();
