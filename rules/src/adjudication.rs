@@ -452,7 +452,7 @@ pub fn judge_pdn_game_within(
     }
     let start = match game.tag("FEN").map(str::trim).filter(|f| !f.is_empty()) {
         Some(fen) => variant
-            .parse_fen(fen)
+            .parse_start_fen(fen)
             .map_err(|e| GameError::BadFen(e.to_string()))?,
         None => variant.start(),
     };

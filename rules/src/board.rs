@@ -210,6 +210,8 @@ pub struct Board {
     /// Cell at each (x, y), or [`NONE`].
     by_xy: Vec<u8>,
     all: Bits,
+    /// Step-only links (Seth's arc): pairs of cells a step may join but no capture uses.
+    step_only: Vec<(u8, u8)>,
 }
 
 impl Board {
@@ -375,7 +377,46 @@ impl Board {
             ray_len,
             by_xy,
             shifts: consistent.then_some(shifts),
+            step_only: Vec::new(),
         }
+    }
+
+    /// The same board with step-only links (undirected pairs of cells): a non-capturing
+    /// move may go along them, a capture never does.
+    ///
+    /// # Panics
+    /// If a pair names a cell that does not exist (boards are catalogue data).
+    pub fn with_step_only(mut self, pairs: &[(usize, usize)]) -> Board {
+        for &(a, b) in pairs {
+            assert!(
+                self.all.contains(a) && self.all.contains(b),
+                "link to a missing cell"
+            );
+            self.step_only.push((a as u8, b as u8));
+        }
+        if !pairs.is_empty() {
+            // Whole-set steps along the directions would miss these links.
+            self.shifts = None;
+        }
+        self
+    }
+
+    /// The step-only links, as undirected pairs of cells.
+    pub fn step_only(&self) -> &[(u8, u8)] {
+        &self.step_only
+    }
+
+    /// The cells a step-only link joins to `cell`.
+    pub fn step_only_from(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        self.step_only.iter().filter_map(move |&(a, b)| {
+            if a as usize == cell {
+                Some(b as usize)
+            } else if b as usize == cell {
+                Some(a as usize)
+            } else {
+                None
+            }
+        })
     }
 
     /// Constant id offsets per direction (`i16::MAX` for a direction without links), when

@@ -12,6 +12,8 @@
 //! a rule that can only hold once the game is over also says which setups it forbids
 //! ([`EndKind::forbids_kings`]), so that no client can start a game that is already decided.
 
+use crate::board::Board;
+use crate::notation::squares::parse_algebraic;
 use crate::position::{Color, Kind, Position};
 
 /// The stable reason codes of the end rules (reported like `NO_LEGAL_MOVES` and the draw
@@ -24,6 +26,8 @@ pub enum EndCode {
     KingVsMan,
     /// One king against one king: a draw (Turkish).
     KingVsKing,
+    /// A side occupied its goal point (Seth: the opponent's last point).
+    GoalReached,
 }
 
 impl EndCode {
@@ -32,6 +36,7 @@ impl EndCode {
             EndCode::KingCrowned => "KING_CROWNED",
             EndCode::KingVsMan => "KING_VS_MAN",
             EndCode::KingVsKing => "KING_VS_KING",
+            EndCode::GoalReached => "GOAL_REACHED",
         }
     }
 }
@@ -49,6 +54,9 @@ pub enum EndKind {
     LoneKingBeatsLoneMan,
     /// Exactly two pieces are left, a king each: the game is drawn.
     LoneKingsDraw,
+    /// A side with a piece on its goal point (by algebraic name: `[white's, black's]`) has
+    /// won; the side that has just moved is looked at first.
+    Occupies([&'static str; 2]),
 }
 
 impl EndKind {
@@ -57,7 +65,7 @@ impl EndKind {
     pub fn forbids_kings(&self) -> bool {
         match self {
             EndKind::FirstKingWins => true,
-            EndKind::LoneKingBeatsLoneMan | EndKind::LoneKingsDraw => false,
+            EndKind::LoneKingBeatsLoneMan | EndKind::LoneKingsDraw | EndKind::Occupies(_) => false,
         }
     }
 }
@@ -81,8 +89,18 @@ pub struct EndRule {
 impl EndRule {
     /// Whether the rule ends the game in `pos`, and how.
     #[inline]
-    pub fn decide(&self, pos: &Position) -> Option<EndOutcome> {
+    pub fn decide(&self, board: &Board, pos: &Position) -> Option<EndOutcome> {
         match self.kind {
+            EndKind::Occupies(goals) => {
+                let mover = pos.side().opponent();
+                [mover, pos.side()]
+                    .into_iter()
+                    .find(|&c| {
+                        parse_algebraic(board, goals[c as usize])
+                            .is_some_and(|g| pos.side_pieces(c).contains(g))
+                    })
+                    .map(EndOutcome::Win)
+            }
             EndKind::FirstKingWins => {
                 // The side that has just moved is the one that can have crowned; the side to
                 // move can only own a king in a position the game never reaches (two kings
@@ -125,6 +143,9 @@ impl EndRule {
                  wins, whoever is to move"
             }
             EndKind::LoneKingsDraw => "when only one king of each side is left, the game is drawn",
+            EndKind::Occupies(_) => {
+                "the first side to occupy its goal point (the opponent's last point) wins"
+            }
         }
     }
 
@@ -136,10 +157,10 @@ impl EndRule {
 
 /// The first of `rules` that ends the game in `pos`.
 #[inline]
-pub fn decide(rules: &[EndRule], pos: &Position) -> Option<(EndCode, EndOutcome)> {
+pub fn decide(rules: &[EndRule], board: &Board, pos: &Position) -> Option<(EndCode, EndOutcome)> {
     rules
         .iter()
-        .find_map(|r| r.decide(pos).map(|outcome| (r.code, outcome)))
+        .find_map(|r| r.decide(board, pos).map(|outcome| (r.code, outcome)))
 }
 
 /// Turkish (`other.md` §1, decided in rules/README): one king against one man wins for the
@@ -164,6 +185,15 @@ pub fn first_king_wins(text: &'static str) -> Vec<EndRule> {
     vec![EndRule {
         code: EndCode::KingCrowned,
         kind: EndKind::FirstKingWins,
+        text,
+    }]
+}
+
+/// Seth (`other.md` §8): the first side to occupy its goal point wins.
+pub fn occupy_goal(goals: [&'static str; 2], text: &'static str) -> Vec<EndRule> {
+    vec![EndRule {
+        code: EndCode::GoalReached,
+        kind: EndKind::Occupies(goals),
         text,
     }]
 }

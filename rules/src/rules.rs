@@ -181,6 +181,9 @@ pub struct Rules {
     /// Opening plies that remove one of the mover's own pieces (Konane): step `i` applies
     /// while exactly `i` cells of the board are empty, and then it is the only kind of move.
     pub opening_removals: Vec<OpeningRemoval>,
+    /// A man on its far rank makes no more non-capturing moves, only captures (Alquerque: a
+    /// stone that has reached the opponent's base line). Used where men are never crowned.
+    pub far_rank_frozen: bool,
     /// While its side still has men, the same king may make at most this many non-capturing
     /// moves in a row (Frisian: 3; 0 = no limit).
     pub king_quiet_limit: u8,

@@ -8,7 +8,9 @@ use crate::ends::{EndCode, EndOutcome};
 use crate::gen::{self, GenError};
 use crate::moves::Move;
 use crate::position::{Color, Kind, KingRun, Position, Setup};
-use crate::rules::{Goal, MidCapturePromotion, OpeningRemoval, Range, Reach, Removal, Rules};
+use crate::rules::{
+    Goal, MidCapturePromotion, OpeningRemoval, PieceRules, Range, Reach, Removal, Rules,
+};
 
 /// Where men are crowned.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,7 +64,7 @@ pub struct Spec {
 }
 
 /// The board a variant is played on.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub enum BoardShape {
     /// The `width`×`height` grid of squares; the value says which squares are played on (the
     /// dark ones, on either colouring, or all of them). Direction links join neighbouring
@@ -70,31 +72,86 @@ pub enum BoardShape {
     /// playable square (two squares away on a checkered board, adjacent on a full one).
     Grid(Squares),
     /// An explicit graph of points and lines (point-and-line boards, irregular boards).
-    Graph(&'static GraphBoard),
+    Graph(GraphBoard),
 }
 
 /// A board given as a graph: its points, drawn on the `width`×`height` grid of the spec (the
-/// coordinates give algebraic names), and its lines as directed links. A jump follows a link
-/// and then the link of the same direction from the point it reaches.
-#[derive(Debug)]
+/// coordinates give algebraic names), its lines and its step-only links. A jump follows a line
+/// and then the line of the same direction from the point it reaches; a step-only link (Seth's
+/// arc) may be used by a step, never by a capture.
+#[derive(Clone, Debug, Default)]
 pub struct GraphBoard {
     /// `(file, rank)` of each point, a1 = (0, 0); the index is the point's id.
-    pub points: &'static [(u8, u8)],
-    /// `(from, direction, to)`: a line from one point to a neighbour, by point index.
-    pub links: &'static [(usize, Dir, usize)],
+    pub points: Vec<(u8, u8)>,
+    /// `(from, direction, to)`, by point index: a line between two neighbouring points, in
+    /// both directions (`to` is reached from `from` going `direction`, and back the
+    /// opposite way).
+    pub lines: Vec<(usize, Dir, usize)>,
+    /// Pairs of points joined by a step-only link.
+    pub step_only: Vec<(usize, usize)>,
+}
+
+impl GraphBoard {
+    /// The points of the `width`×`height` grid with lines between orthogonal neighbours, and
+    /// diagonal lines from the points `diagonal` selects (to their diagonal neighbours).
+    pub fn grid_lines(width: u8, height: u8, diagonal: impl Fn(u8, u8) -> bool) -> GraphBoard {
+        let index = |x: u8, y: u8| y as usize * width as usize + x as usize;
+        let mut g = GraphBoard::default();
+        for y in 0..height {
+            for x in 0..width {
+                g.points.push((x, y));
+                if x + 1 < width {
+                    g.lines.push((index(x, y), Dir::East, index(x + 1, y)));
+                }
+                if y + 1 < height {
+                    g.lines.push((index(x, y), Dir::North, index(x, y + 1)));
+                    if diagonal(x, y) {
+                        if x + 1 < width {
+                            g.lines
+                                .push((index(x, y), Dir::NorthEast, index(x + 1, y + 1)));
+                        }
+                        if x > 0 {
+                            g.lines
+                                .push((index(x, y), Dir::NorthWest, index(x - 1, y + 1)));
+                        }
+                    }
+                }
+            }
+        }
+        g
+    }
+
+    /// The point at `(x, y)`.
+    ///
+    /// # Panics
+    /// If there is none (catalogue data).
+    pub fn point(&self, x: u8, y: u8) -> usize {
+        self.points
+            .iter()
+            .position(|&p| p == (x, y))
+            .unwrap_or_else(|| panic!("no point at ({x}, {y})"))
+    }
 }
 
 impl BoardShape {
     /// Builds the board of this shape.
     pub fn build(&self, width: u8, height: u8) -> Board {
-        match *self {
-            BoardShape::Grid(squares) => Board::checkered(width, height, squares),
-            BoardShape::Graph(g) => Board::from_links(
-                width,
-                height,
-                g.points.iter().map(|&p| Some(p)).collect(),
-                g.links,
-            ),
+        match self {
+            BoardShape::Grid(squares) => Board::checkered(width, height, *squares),
+            BoardShape::Graph(g) => {
+                let mut links = Vec::with_capacity(2 * g.lines.len());
+                for &(a, d, b) in &g.lines {
+                    links.push((a, d, b));
+                    links.push((b, d.opposite(), a));
+                }
+                Board::from_links(
+                    width,
+                    height,
+                    g.points.iter().map(|&p| Some(p)).collect(),
+                    &links,
+                )
+                .with_step_only(&g.step_only)
+            }
         }
     }
 
@@ -120,9 +177,15 @@ pub enum PositionError {
     KindNotInVariant { square: String, kind: &'static str },
     /// No side to move was given.
     NoSideToMove,
-    /// A king in a variant where a king on the board means the game is already over (an end
-    /// rule such as Breakthrough's `KING_CROWNED`), so no game can be played from it.
+    /// A king in a game's start position, in a variant where a king on the board means the
+    /// game is already over (an end rule such as Breakthrough's `KING_CROWNED`).
     KingEndsGame { square: String, code: &'static str },
+    /// Kings of both sides in such a variant: the first crowning ended the game, so no game
+    /// reaches a second one.
+    KingsOfBothSides {
+        squares: [String; 2],
+        code: &'static str,
+    },
 }
 
 impl std::fmt::Display for PositionError {
@@ -142,7 +205,13 @@ impl std::fmt::Display for PositionError {
             PositionError::KingEndsGame { square, code } => write!(
                 f,
                 "square {square} holds a king, but in this variant a king on the board means \
-                 the game is already over ({code}), so no game can be played from this position"
+                 the game is already over ({code}), so no game can start from this position"
+            ),
+            PositionError::KingsOfBothSides { squares, code } => write!(
+                f,
+                "both sides hold a king ({} and {}), but in this variant the first crowning \
+                 ends the game ({code}), so no game reaches this position",
+                squares[0], squares[1]
             ),
         }
     }
@@ -305,17 +374,38 @@ impl Variant {
             if kind == Kind::Man && self.promotion(color).contains(cell) {
                 return Err(PositionError::ManOnPromotionSquare { square });
             }
-            if kind == Kind::King {
-                if let Some(rule) = self.rules().ends.iter().find(|e| e.kind.forbids_kings()) {
-                    return Err(PositionError::KingEndsGame {
-                        square,
-                        code: rule.code.code(),
-                    });
-                }
-            }
             p.pieces[color as usize][kind as usize].insert(cell);
         }
+        if let Some(rule) = self.rules().ends.iter().find(|e| e.kind.forbids_kings()) {
+            let white = p.pieces(Color::White, Kind::King);
+            let black = p.pieces(Color::Black, Kind::King);
+            if let (Some(w), Some(b)) = (white.first(), black.first()) {
+                return Err(PositionError::KingsOfBothSides {
+                    squares: [self.square_name(w), self.square_name(b)],
+                    code: rule.code.code(),
+                });
+            }
+        }
         Ok(p)
+    }
+
+    /// Checks that a game may start from `pos` (a judged game's start position, a record's
+    /// FEN tag): under an end rule that a king on the board has already fired (Breakthrough's
+    /// `KING_CROWNED`), a position holding a king is a finished game, which `/moves` and
+    /// `/play` describe as such, but no game can start from it.
+    pub fn check_start(&self, pos: &Position) -> Result<(), PositionError> {
+        if let Some(rule) = self.rules().ends.iter().find(|e| e.kind.forbids_kings()) {
+            let kings = pos
+                .pieces(Color::White, Kind::King)
+                .union(pos.pieces(Color::Black, Kind::King));
+            if let Some(cell) = kings.first() {
+                return Err(PositionError::KingEndsGame {
+                    square: self.square_name(cell),
+                    code: rule.code.code(),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The legal moves of a position, one per move identity (no bound on the total work but
@@ -407,7 +497,7 @@ impl Variant {
 
     /// The first end rule that decides `pos`, and how.
     pub fn end_rule(&self, pos: &Position) -> Option<(EndCode, EndOutcome)> {
-        crate::ends::decide(&self.spec.rules.ends, pos)
+        crate::ends::decide(&self.spec.rules.ends, &self.board, pos)
     }
 
     /// The verdict for a side that has no legal move.
@@ -465,7 +555,28 @@ impl Variant {
             format!("{moves}; {caps}{halt} (directions as seen by White)")
         };
         out.push(("men", describe_piece(Kind::Man)));
-        out.push(("kings", describe_piece(Kind::King)));
+        out.push((
+            "kings",
+            if *r.piece(Kind::King) == PieceRules::ABSENT {
+                "none: men are never crowned".into()
+            } else {
+                describe_piece(Kind::King)
+            },
+        ));
+        if !self.board.step_only().is_empty() {
+            out.push((
+                "step_only_links",
+                "pieces that step in every direction may also step along the board's \
+                 step-only links (see board.lines); captures never use them"
+                    .into(),
+            ));
+        }
+        if r.far_rank_frozen {
+            out.push((
+                "far_rank",
+                "a man on its far rank (the opponent's base line) moves only to capture".into(),
+            ));
+        }
         if !r.piece(Kind::Parachutist).captures[0].is_empty() {
             out.push(("parachutists", describe_piece(Kind::Parachutist)));
         }
@@ -509,6 +620,7 @@ impl Variant {
             "promotion_squares",
             match &self.spec.promotion {
                 PromotionSquares::FarRank => "the far rank".into(),
+                PromotionSquares::Squares([w, b]) if w.is_empty() && b.is_empty() => "none".into(),
                 PromotionSquares::Squares([w, b]) => {
                     format!("White: {}; Black: {}", w.join(", "), b.join(", "))
                 }
@@ -592,48 +704,32 @@ impl Variant {
 mod shape_tests {
     use super::*;
 
-    /// A 3×3 point board with lines along the ranks and files and one diagonal (a1-b2-c3):
-    /// what a point-and-line board (Alquerque) is made of.
-    static SMALL: GraphBoard = GraphBoard {
-        points: &[
-            (0, 0),
-            (1, 0),
-            (2, 0),
-            (0, 1),
-            (1, 1),
-            (2, 1),
-            (0, 2),
-            (1, 2),
-            (2, 2),
-        ],
-        links: &[
-            (0, Dir::East, 1),
-            (1, Dir::East, 2),
-            (1, Dir::West, 0),
-            (2, Dir::West, 1),
-            (0, Dir::North, 3),
-            (3, Dir::North, 6),
-            (3, Dir::South, 0),
-            (6, Dir::South, 3),
-            (0, Dir::NorthEast, 4),
-            (4, Dir::NorthEast, 8),
-            (4, Dir::SouthWest, 0),
-            (8, Dir::SouthWest, 4),
-        ],
-    };
+    /// A 3×3 point board with lines along the ranks and files and diagonals through the
+    /// points of even parity (a small Alquerque board), and a step-only link a1-c1.
+    fn small() -> GraphBoard {
+        let mut g = GraphBoard::grid_lines(3, 3, |x, y| (x + y) % 2 == 0);
+        g.step_only.push((0, 2));
+        g
+    }
 
     #[test]
     fn a_graph_board_has_its_points_lines_and_jumps() {
-        let shape = BoardShape::Graph(&SMALL);
+        let shape = BoardShape::Graph(small());
         assert_eq!(shape.layout(), "graph");
         let b = shape.build(3, 3);
         assert_eq!(b.len(), 9);
         // Jumps follow a line straight on: a1 over b2 to c3, a1 over a2 to a3.
         assert_eq!(b.jump(0, Dir::NorthEast), [4, 8]);
         assert_eq!(b.jump(0, Dir::North), [3, 6]);
+        // Lines go both ways: b2 back to a1.
+        assert_eq!(b.next(4, Dir::SouthWest), 0);
         // No line, no jump: b1 has no diagonal, c1 nothing to the east.
         assert_eq!(b.jump(1, Dir::NorthEast), [NONE_CELL; 2]);
         assert_eq!(b.next(2, Dir::East), NONE_CELL);
+        // The step-only link a1-c1 is not a line.
+        assert_eq!(b.step_only_from(0).collect::<Vec<_>>(), [2]);
+        assert_eq!(b.step_only_from(2).collect::<Vec<_>>(), [0]);
+        assert!(Dir::ALL.iter().all(|&d| b.next(0, d) != 2));
         assert_eq!(b.at(1, 1), Some(4));
         assert_eq!(b.algebraic(8), "c3");
     }

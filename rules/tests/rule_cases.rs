@@ -85,6 +85,16 @@ fn run_case(case: &Case) {
             }
             continue;
         }
+        if key == "bad_start" {
+            let p = v
+                .parse_fen(rest)
+                .unwrap_or_else(|e| panic!("{ctx}: bad FEN: {e}"));
+            assert!(
+                v.check_start(&p).is_err() && v.parse_start_fen(rest).is_err(),
+                "{ctx}: no game should start from {rest}"
+            );
+            continue;
+        }
         if key == "fen" {
             pos = Some(
                 v.parse_fen(rest)

@@ -9,7 +9,7 @@ use arbiter_rules::{Budget, DrawCode, Judgement, Reason, RecordWarning, Variant,
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{check_move_count, find_variant, parse_position, JsonBody, Side};
+use super::{check_move_count, find_variant, JsonBody, Side};
 use crate::engine::{Engine, Work};
 use crate::errors::{ApiError, Problem};
 
@@ -402,7 +402,12 @@ pub fn judge_game(
     req: &JudgeRequest,
     budget: &Budget,
 ) -> Result<JudgeResponse, ApiError> {
-    let start = parse_position(v, "start_position", req.start_position.as_deref())?;
+    let start = match req.start_position.as_deref() {
+        None => v.start(),
+        Some(text) => v
+            .parse_start_fen(text)
+            .map_err(|e| ApiError::invalid_position("start_position", &e))?,
+    };
     let convention: ResultConvention = req.result_convention.unwrap_or_default().into();
     let record = read_record_bounded(
         v,

@@ -37,6 +37,104 @@ pub struct BoardInfo {
     /// Number of playable squares (or points).
     #[schema(example = 50)]
     pub cells: usize,
+    /// Graph boards only (`layout` = `graph`): every point with its name and drawing
+    /// coordinates. A grid is drawn from `width`, `height` and `layout`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!([{"name": "a1", "x": 0, "y": 0}, {"name": "b1", "x": 1, "y": 0}]))]
+    pub points: Option<Vec<BoardPoint>>,
+    /// Graph boards only: every line between two neighbouring points (`kind` = `line`: steps
+    /// and jumps follow it) and every step-only link (`kind` = `step-only`: a step may use it,
+    /// a capture never does, e.g. Seth's arc).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!([{"from": "a1", "to": "b1", "kind": "line"}, {"from": "a1", "to": "a5", "kind": "step-only"}]))]
+    pub lines: Option<Vec<BoardLine>>,
+    /// The goal points of each side, where the variant has them (Seth: occupying one wins).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal_points: Option<GoalPoints>,
+}
+
+/// A point of a graph board.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct BoardPoint {
+    /// Its name in moves and FENs.
+    #[schema(example = "c3")]
+    pub name: String,
+    /// Drawing coordinates: file (0 = a) and rank (0 = 1), as seen by White.
+    #[schema(example = 2)]
+    pub x: u8,
+    #[schema(example = 2)]
+    pub y: u8,
+}
+
+/// A line (or step-only link) between two points of a graph board.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct BoardLine {
+    #[schema(example = "a1")]
+    pub from: String,
+    #[schema(example = "b2")]
+    pub to: String,
+    /// `line` or `step-only`.
+    #[schema(example = "line")]
+    pub kind: String,
+}
+
+/// The goal points of each side.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct GoalPoints {
+    #[schema(example = json!(["c5"]))]
+    pub white: Vec<String>,
+    #[schema(example = json!(["c1"]))]
+    pub black: Vec<String>,
+}
+
+/// The drawing of a graph board: its points and lines (`None` for grids).
+fn geometry(v: &Variant) -> (Option<Vec<BoardPoint>>, Option<Vec<BoardLine>>) {
+    let arbiter_rules::BoardShape::Graph(g) = &v.spec().board else {
+        return (None, None);
+    };
+    let b = v.board();
+    let name = |i: usize| {
+        v.square_name(
+            b.at(g.points[i].0 as i32, g.points[i].1 as i32)
+                .unwrap_or(i),
+        )
+    };
+    let points = g
+        .points
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, y))| BoardPoint {
+            name: name(i),
+            x,
+            y,
+        })
+        .collect();
+    let mut lines: Vec<BoardLine> = g
+        .lines
+        .iter()
+        .map(|&(a, _, c)| BoardLine {
+            from: name(a),
+            to: name(c),
+            kind: "line".into(),
+        })
+        .collect();
+    lines.extend(g.step_only.iter().map(|&(a, c)| BoardLine {
+        from: name(a),
+        to: name(c),
+        kind: "step-only".into(),
+    }));
+    (Some(points), Some(lines))
+}
+
+/// The goal points the variant's end rules name.
+fn goal_points(v: &Variant) -> Option<GoalPoints> {
+    v.rules().ends.iter().find_map(|e| match e.kind {
+        arbiter_rules::EndKind::Occupies([w, b]) => Some(GoalPoints {
+            white: vec![w.to_string()],
+            black: vec![b.to_string()],
+        }),
+        _ => None,
+    })
 }
 
 /// A variant of the catalogue and its rules.
@@ -77,6 +175,7 @@ impl VariantInfo {
     /// Describes a variant of the engine's catalogue.
     pub fn of(v: &Variant) -> VariantInfo {
         let spec = v.spec();
+        let (points, lines) = geometry(v);
         VariantInfo {
             id: v.id().to_string(),
             name: v.name().to_string(),
@@ -90,6 +189,9 @@ impl VariantInfo {
                 },
                 layout: spec.board.layout().to_string(),
                 cells: v.board().len(),
+                points,
+                lines,
+                goal_points: goal_points(v),
             },
             first_mover: spec.first.into(),
             start_position: v.fen(&v.start()),

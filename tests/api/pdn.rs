@@ -842,3 +842,28 @@ async fn turkish_games_are_adjudicated() {
         g[5]
     );
 }
+
+/// Point-and-line boards: Alquerque and Seth games, with the reason of each end.
+#[tokio::test]
+async fn alquerque_and_seth_games_are_adjudicated() {
+    let app = spawn_app().await;
+    let body = judge_file(&app, "lines.pdn").await;
+    let g = body["games"].as_array().unwrap();
+    assert_eq!(g.len(), 4, "{body}");
+    let want = [
+        ("alquerque", "white_wins", Some("NO_LEGAL_MOVES"), Some(1)),
+        ("alquerque", "white_wins", Some("NO_LEGAL_MOVES"), Some(1)),
+        ("seth", "white_wins", Some("GOAL_REACHED"), Some(1)),
+        ("seth", "undecided", None, None),
+    ];
+    for (i, (variant, verdict, reason, ply)) in want.into_iter().enumerate() {
+        let game = &g[i];
+        assert_eq!(game["outcome"], "judged", "game {i}: {game}");
+        assert_eq!(game["variant"], variant, "game {i}: {game}");
+        assert_eq!(game["verdict"], verdict, "game {i}: {game}");
+        assert_eq!(game["reason"]["code"].as_str(), reason, "game {i}: {game}");
+        assert_eq!(game["decided_at_ply"].as_u64(), ply, "game {i}: {game}");
+    }
+    // a1-a5 went along the arc; Black stepped e3-e2.
+    assert_eq!(g[3]["final_position"], "W:Wa5:Be2", "{}", g[3]);
+}

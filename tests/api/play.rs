@@ -174,3 +174,55 @@ async fn more_than_1000_moves_is_a_422_naming_the_bound() {
     assert_eq!(body["limit"], 1000);
     assert!(body["detail"].as_str().unwrap().contains("1000"));
 }
+
+/// Breakthrough: the crowning move's answer is a finished game whose position reads back (no
+/// moves, the same status), but no game may start from it.
+#[tokio::test]
+async fn a_crowning_in_breakthrough_ends_the_game_and_its_position_reads_back() {
+    let app = spawn_app().await;
+    let body = ok_json(
+        app.post_json(
+            "/v1/variants/breakthrough/play",
+            &json!({"position": "W:W9:B45", "move": "9-4"}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(body["status"]["state"], "white_wins", "{body}");
+    assert_eq!(body["status"]["reason"], "KING_CROWNED", "{body}");
+    let pos = body["position"].as_str().unwrap();
+    assert_eq!(pos, "B:WK4:B45");
+    let after = ok_json(
+        app.post_json("/v1/variants/breakthrough/moves", &json!({"position": pos}))
+            .await,
+    )
+    .await;
+    assert_eq!(after["moves"], json!([]), "{after}");
+    assert_eq!(after["status"]["state"], "white_wins", "{after}");
+    assert_eq!(after["status"]["reason"], "KING_CROWNED", "{after}");
+    let judged = problem(
+        app.post_json(
+            "/v1/variants/breakthrough/judge",
+            &json!({"start_position": pos, "moves": []}),
+        )
+        .await,
+        400,
+        "invalid-position",
+    )
+    .await;
+    assert!(
+        judged["detail"].as_str().unwrap().contains("KING_CROWNED"),
+        "{judged}"
+    );
+    // Kings of both sides: the first crowning ends the game, so no game reaches this.
+    problem(
+        app.post_json(
+            "/v1/variants/breakthrough/moves",
+            &json!({"position": "W:WK4:BK45"}),
+        )
+        .await,
+        400,
+        "invalid-position",
+    )
+    .await;
+}

@@ -85,3 +85,23 @@ async fn every_variant_serves_its_start_position_and_plays_each_first_move() {
         }
     }
 }
+
+#[tokio::test]
+async fn seth_describes_its_arc_and_goal_points() {
+    let app = crate::helpers::spawn_app().await;
+    let v = crate::helpers::ok_json(app.get("/v1/variants/seth").await).await;
+    let lines = v["board"]["lines"].as_array().unwrap();
+    let arcs: Vec<_> = lines.iter().filter(|l| l["kind"] == "step-only").collect();
+    assert_eq!(
+        arcs,
+        [
+            &serde_json::json!({"from": "a1", "to": "a5", "kind": "step-only"}),
+            &serde_json::json!({"from": "e1", "to": "e5", "kind": "step-only"})
+        ]
+    );
+    assert_eq!(
+        v["board"]["goal_points"],
+        serde_json::json!({"white": ["c5"], "black": ["c1"]})
+    );
+    assert_eq!(v["provisional"], true);
+}

@@ -203,8 +203,18 @@ const ORTHOGONAL: [Expected; 5] = [
     e("hawaiian", "black", (8, 8), A, None, false, "xd5"),
 ];
 
+/// Point-and-line boards (`other.md` §5, §8, rules/README).
+const LINES: [Expected; 2] = [
+    e("alquerque", "white", (5, 5), A, None, false, "d3-c3"),
+    e("seth", "white", (5, 5), A, None, true, "d3-c3"),
+];
+
 fn every() -> impl Iterator<Item = &'static Expected> {
-    DIAGONAL.iter().chain(&MORE).chain(&ORTHOGONAL)
+    DIAGONAL
+        .iter()
+        .chain(&MORE)
+        .chain(&ORTHOGONAL)
+        .chain(&LINES)
 }
 
 #[tokio::test]
@@ -222,12 +232,16 @@ async fn the_catalogue_lists_every_variant_with_its_metadata() {
         assert_eq!(v["board"]["width"], x.width, "{}", x.id);
         assert_eq!(v["board"]["height"], x.height, "{}", x.id);
         assert_eq!(v["board"]["squares"], x.squares, "{}", x.id);
-        // Checkered boards use half the squares; the orthogonal family all of them.
+        // Checkered boards use half the squares; the orthogonal family all of them; the
+        // point-and-line boards are graphs of 25 points, drawn with their points and lines.
         let full = ORTHOGONAL.iter().any(|o| o.id == x.id);
+        let graph = LINES.iter().any(|o| o.id == x.id);
         let area = x.width * x.height;
         assert_eq!(
             (v["board"]["layout"].as_str(), v["board"]["cells"].as_u64()),
-            if full {
+            if graph {
+                (Some("graph"), Some(25))
+            } else if full {
                 (Some("full"), Some(area))
             } else {
                 (Some("checkered"), Some(area / 2))
@@ -235,6 +249,22 @@ async fn the_catalogue_lists_every_variant_with_its_metadata() {
             "{}",
             x.id
         );
+        if graph {
+            let points = v["board"]["points"].as_array().expect("points");
+            assert_eq!(points.len(), 25, "{}", x.id);
+            assert!(points
+                .iter()
+                .any(|p| p == &json!({"name": "c3", "x": 2, "y": 2})));
+            // 40 lines along ranks and files, 16 diagonals through the even points.
+            let lines = v["board"]["lines"].as_array().expect("lines");
+            let count = |kind: &str| lines.iter().filter(|l| l["kind"] == kind).count();
+            assert_eq!(count("line"), 56, "{}", x.id);
+            assert!(lines.contains(&json!({"from": "b2", "to": "c3", "kind": "line"})));
+            assert!(!lines.iter().any(|l| l["from"] == "b1" && l["to"] == "c2"));
+        } else {
+            assert!(v["board"].get("points").is_none(), "{}", x.id);
+            assert!(v["board"].get("lines").is_none(), "{}", x.id);
+        }
         assert_eq!(v["pdn_game_type"], json!(x.game_type), "{}", x.id);
         assert_eq!(v["provisional"], x.provisional, "{}", x.id);
         let reason = &v["provisional_reason"];

@@ -5,6 +5,7 @@
 
 use std::sync::OnceLock;
 
+mod lines;
 mod orthogonal;
 
 use crate::board::{Corner, DirSet, Squares};
@@ -75,6 +76,7 @@ fn diagonal(
         straight_captures: false,
         capture_may_stop: false,
         opening_removals: vec![],
+        far_rank_frozen: false,
         king_quiet_limit: 0,
         goal: Goal::NoMovesLoses,
         ends: vec![],
@@ -684,6 +686,7 @@ pub fn variants() -> &'static [Variant] {
         let more = served_elsewhere(&all);
         all.extend(more);
         all.extend(orthogonal::specs());
+        all.extend(lines::specs());
         all.into_iter().map(Variant::new).collect()
     })
 }

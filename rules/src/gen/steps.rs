@@ -1,9 +1,9 @@
 //! Non-capturing moves: single steps and slides along the direction links.
 
 use crate::bits::Bits;
-use crate::board::{Board, NONE};
+use crate::board::{Board, DirSet, NONE};
 use crate::moves::Move;
-use crate::position::{Kind, Position};
+use crate::position::{Color, Kind, Position};
 use crate::rules::{Range, Rules};
 
 /// Appends every non-capturing move of the side to move.
@@ -31,6 +31,13 @@ pub(crate) fn quiet_moves(
         if kind == Kind::King && restricted {
             pieces.remove(run.cell as usize);
         }
+        if kind == Kind::Man && rules.far_rank_frozen {
+            let far = match me {
+                Color::White => board.height() - 1,
+                Color::Black => 0,
+            };
+            pieces = pieces.minus(board.rank(far));
+        }
         let step = |from: usize, to: usize| Move {
             from: from as u8,
             to: to as u8,
@@ -54,11 +61,20 @@ pub(crate) fn quiet_moves(
                 }
             }
             (Range::Step, None) => {
+                // Step-only links (Seth's arc) serve pieces that step in every direction.
+                let arcs = dirs == DirSet::ALL && !board.step_only().is_empty();
                 for from in pieces.iter() {
                     for d in dirs.iter() {
                         let to = board.next(from, d);
                         if to != NONE && !occ.contains(to as usize) {
                             out.push(step(from, to as usize));
+                        }
+                    }
+                    if arcs {
+                        for to in board.step_only_from(from) {
+                            if !occ.contains(to) {
+                                out.push(step(from, to));
+                            }
                         }
                     }
                 }

@@ -66,6 +66,17 @@ impl std::error::Error for FenError {}
 pub const MAX_FEN_LEN: usize = 4096;
 
 impl Variant {
+    /// Parses a FEN that a game starts from ([`Variant::parse_fen`], then
+    /// [`Variant::check_start`]).
+    pub fn parse_start_fen(&self, text: &str) -> Result<Position, FenError> {
+        let pos = self.parse_fen(text)?;
+        self.check_start(&pos).map_err(|e| FenError {
+            at: 0,
+            kind: FenErrorKind::Position(e),
+        })?;
+        Ok(pos)
+    }
+
     /// Parses a FEN into a checked position.
     pub fn parse_fen(&self, text: &str) -> Result<Position, FenError> {
         let lead = text.len() - text.trim_start().len();
