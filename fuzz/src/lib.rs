@@ -145,6 +145,28 @@ pub const POSITIONS: &[(&str, &str)] = &[
     ("thai", "B:W18:B15"),
     ("thai", "B:W7:B10"),
     ("thai", "B:W1:BK29"),
+    // The variants added since (issues 10, 11, 14): start positions and distinctive rules.
+    ("frysk", ""),
+    ("breakthrough", "W:W9:B45"),
+    (
+        "killer",
+        "B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24",
+    ),
+    ("spanish", ""),
+    ("sri-lankan", ""),
+    ("turkish", ""),
+    ("turkish", "W:WKd4:Bd6,f4,d2,b4"),
+    ("croda", ""),
+    ("dameo", ""),
+    ("gothic", ""),
+    ("hawaiian", ""),
+    ("alquerque", ""),
+    ("seth", "W:Wa1:Ba2,b4,e1"),
+    ("vilbergen", ""),
+    ("vilbergen", "W:Wa1,d3:Bb1,c2"),
+    ("vilbergen-salo", "B:Wa1,b1,c1,a2:Bc2,d2,a3,b3:S1,1"),
+    ("lahti", "B:Wc2,e2:Ba1:S2,3"),
+    ("lahti", "W:Wa1:Bb1,d1,b2"),
 ];
 
 /// The variant and position of [`POSITIONS`] chosen by a byte.

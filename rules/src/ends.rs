@@ -28,6 +28,12 @@ pub enum EndCode {
     KingVsKing,
     /// A side occupied its goal point (Seth: the opponent's last point).
     GoalReached,
+    /// A side lost its last stone, with none left in hand (Vilbergen, Lahti, Hageby).
+    AllCaptured,
+    /// A side moved its last stone onto the goal point (Vilbergen, Lahti, Hageby).
+    LastStoneOnGoal,
+    /// Neither side has a legal move but a pass (Hageby): a draw.
+    BothBlocked,
 }
 
 impl EndCode {
@@ -37,6 +43,9 @@ impl EndCode {
             EndCode::KingVsMan => "KING_VS_MAN",
             EndCode::KingVsKing => "KING_VS_KING",
             EndCode::GoalReached => "GOAL_REACHED",
+            EndCode::AllCaptured => "ALL_CAPTURED",
+            EndCode::LastStoneOnGoal => "LAST_STONE_ON_GOAL",
+            EndCode::BothBlocked => "BOTH_BLOCKED",
         }
     }
 }
@@ -57,6 +66,18 @@ pub enum EndKind {
     /// A side with a piece on its goal point (by algebraic name: `[white's, black's]`) has
     /// won; the side that has just moved is looked at first.
     Occupies([&'static str; 2]),
+    /// A side with no stone on the board and none in hand has lost (the side to move is
+    /// looked at first: it is the one a capture can just have emptied).
+    AllCaptured,
+    /// The side that has just moved wins when it has exactly one stone left, none in hand, and
+    /// that stone stands on the goal point (by algebraic name): with one stone, the move just
+    /// played was that stone's, so it has just moved onto the goal (a step or a capture that
+    /// ends there). A lone stone of the side to move standing on the goal does not win: it
+    /// must move onto it again.
+    LastStoneArrives(&'static str),
+    /// Neither side has a legal move other than a pass, so passing would go on for ever: a
+    /// draw. The only end rule that needs move generation (for both sides).
+    BothBlocked,
 }
 
 impl EndKind {
@@ -65,7 +86,12 @@ impl EndKind {
     pub fn forbids_kings(&self) -> bool {
         match self {
             EndKind::FirstKingWins => true,
-            EndKind::LoneKingBeatsLoneMan | EndKind::LoneKingsDraw | EndKind::Occupies(_) => false,
+            EndKind::LoneKingBeatsLoneMan
+            | EndKind::LoneKingsDraw
+            | EndKind::Occupies(_)
+            | EndKind::AllCaptured
+            | EndKind::LastStoneArrives(_)
+            | EndKind::BothBlocked => false,
         }
     }
 }
@@ -87,10 +113,19 @@ pub struct EndRule {
 }
 
 impl EndRule {
-    /// Whether the rule ends the game in `pos`, and how.
+    /// Whether the rule ends the game in `pos`, and how; `can_move` says whether the side to
+    /// move of a position has a legal move other than a pass.
     #[inline]
-    pub fn decide(&self, board: &Board, pos: &Position) -> Option<EndOutcome> {
+    pub fn decide(
+        &self,
+        board: &Board,
+        pos: &Position,
+        can_move: impl Fn(&Position) -> bool,
+    ) -> Option<EndOutcome> {
         match self.kind {
+            EndKind::BothBlocked => (!can_move(pos)
+                && !can_move(&pos.with_side(pos.side().opponent())))
+            .then_some(EndOutcome::Draw),
             EndKind::Occupies(goals) => {
                 let mover = pos.side().opponent();
                 [mover, pos.side()]
@@ -100,6 +135,18 @@ impl EndRule {
                             .is_some_and(|g| pos.side_pieces(c).contains(g))
                     })
                     .map(EndOutcome::Win)
+            }
+            EndKind::AllCaptured => [pos.side(), pos.side().opponent()]
+                .into_iter()
+                .find(|&c| pos.hand(c) == 0 && pos.side_pieces(c).is_empty())
+                .map(|loser| EndOutcome::Win(loser.opponent())),
+            EndKind::LastStoneArrives(goal) => {
+                let mover = pos.side().opponent();
+                let stones = pos.side_pieces(mover);
+                (pos.hand(mover) == 0
+                    && stones.len() == 1
+                    && parse_algebraic(board, goal).is_some_and(|g| stones.contains(g)))
+                .then_some(EndOutcome::Win(mover))
             }
             EndKind::FirstKingWins => {
                 // The side that has just moved is the one that can have crowned; the side to
@@ -146,6 +193,17 @@ impl EndRule {
             EndKind::Occupies(_) => {
                 "the first side to occupy its goal point (the opponent's last point) wins"
             }
+            EndKind::AllCaptured => {
+                "a side that has lost all its stones, with none left in hand, loses"
+            }
+            EndKind::BothBlocked => {
+                "when neither side has a legal move other than a pass, the game is drawn"
+            }
+            EndKind::LastStoneArrives(_) => {
+                "a side that moves its last remaining stone onto the goal point (a step, or a \
+                 capture whose last jump ends there) wins; a last stone already standing on the \
+                 goal must move onto it again"
+            }
         }
     }
 
@@ -155,12 +213,18 @@ impl EndRule {
     }
 }
 
-/// The first of `rules` that ends the game in `pos`.
+/// The first of `rules` that ends the game in `pos` (`can_move`: see [`EndRule::decide`]).
 #[inline]
-pub fn decide(rules: &[EndRule], board: &Board, pos: &Position) -> Option<(EndCode, EndOutcome)> {
-    rules
-        .iter()
-        .find_map(|r| r.decide(board, pos).map(|outcome| (r.code, outcome)))
+pub fn decide(
+    rules: &[EndRule],
+    board: &Board,
+    pos: &Position,
+    can_move: impl Fn(&Position) -> bool,
+) -> Option<(EndCode, EndOutcome)> {
+    rules.iter().find_map(|r| {
+        r.decide(board, pos, &can_move)
+            .map(|outcome| (r.code, outcome))
+    })
 }
 
 /// Turkish (`other.md` §1, decided in rules/README): one king against one man wins for the
@@ -196,4 +260,38 @@ pub fn occupy_goal(goals: [&'static str; 2], text: &'static str) -> Vec<EndRule>
         kind: EndKind::Occupies(goals),
         text,
     }]
+}
+
+/// The drop games (`other.md` §9–11): a side without stones loses (`ALL_CAPTURED`), and a side
+/// that moves its last stone onto the goal point wins (`LAST_STONE_ON_GOAL`).
+pub fn last_stone_goal(goal: &'static str, all: &'static str, last: &'static str) -> Vec<EndRule> {
+    vec![
+        EndRule {
+            code: EndCode::AllCaptured,
+            kind: EndKind::AllCaptured,
+            text: all,
+        },
+        EndRule {
+            code: EndCode::LastStoneOnGoal,
+            kind: EndKind::LastStoneArrives(goal),
+            text: last,
+        },
+    ]
+}
+
+/// Hageby (`other.md` §9): as [`last_stone_goal`], and a position where neither side can move
+/// but pass is a draw (`BOTH_BLOCKED`).
+pub fn last_stone_goal_or_blocked(
+    goal: &'static str,
+    all: &'static str,
+    last: &'static str,
+    blocked: &'static str,
+) -> Vec<EndRule> {
+    let mut rules = last_stone_goal(goal, all, last);
+    rules.push(EndRule {
+        code: EndCode::BothBlocked,
+        kind: EndKind::BothBlocked,
+        text: blocked,
+    });
+    rules
 }

@@ -24,6 +24,22 @@ pub struct Move {
 }
 
 impl Move {
+    /// A pass (Hageby: the side to move has no other legal move). Its start and end are no
+    /// cell.
+    pub const PASS: Move = Move {
+        from: u8::MAX,
+        to: u8::MAX,
+        piece: Kind::Man,
+        becomes: Kind::Man,
+        captured: Bits::EMPTY,
+    };
+
+    /// Whether this is a pass.
+    #[inline(always)]
+    pub fn is_pass(&self) -> bool {
+        self.from == u8::MAX
+    }
+
     pub fn is_capture(&self) -> bool {
         !self.captured.is_empty()
     }
@@ -33,6 +49,13 @@ impl Move {
     #[inline(always)]
     pub fn is_removal(&self) -> bool {
         self.from == self.to && self.captured.contains(self.from as usize)
+    }
+
+    /// Whether this is a drop (drop games): a stone from the hand of the side to move placed
+    /// on the empty cell `to` (= `from`); nothing is captured.
+    #[inline(always)]
+    pub fn is_drop(&self) -> bool {
+        self.from == self.to && self.captured.is_empty() && self.from != u8::MAX
     }
 
     /// Whether the moving piece is crowned by this move.

@@ -81,6 +81,8 @@ pub struct Setup {
     /// `(cell, colour, kind)` for every piece.
     pub pieces: Vec<(usize, Color, Kind)>,
     pub side: Option<Color>,
+    /// Stones in hand, White's and Black's (the FEN's `S` field); `None` = none.
+    pub hand: Option<[u8; 2]>,
 }
 
 /// A checked position.
@@ -89,6 +91,8 @@ pub struct Position {
     pub(crate) pieces: [[Bits; KINDS]; 2],
     pub(crate) side: Color,
     pub(crate) king_run: [KingRun; 2],
+    /// Stones each side still holds in hand (drop games; 0 elsewhere).
+    pub(crate) hand: [u8; 2],
 }
 
 impl Position {
@@ -132,6 +136,12 @@ impl Position {
     /// The Frisian king-run state of a side.
     pub fn king_run(&self, color: Color) -> KingRun {
         self.king_run[color as usize]
+    }
+
+    /// The stones `color` still holds in hand (drop games).
+    #[inline(always)]
+    pub fn hand(&self, color: Color) -> u8 {
+        self.hand[color as usize]
     }
 
     /// Number of pieces of each kind for a side.

@@ -161,6 +161,10 @@ pub enum Goal {
     NoMovesLoses,
     /// It wins (anti variants).
     NoMovesWins,
+    /// It passes: its only legal move is [`Move::PASS`](crate::moves::Move::PASS) (Hageby).
+    /// Pair it with the `BOTH_BLOCKED` end rule, so that a game where neither side can move
+    /// ends.
+    NoMovesPasses,
 }
 
 /// A complete ruleset.
@@ -181,6 +185,10 @@ pub struct Rules {
     /// Opening plies that remove one of the mover's own pieces (Konane): step `i` applies
     /// while exactly `i` cells of the board are empty, and then it is the only kind of move.
     pub opening_removals: Vec<OpeningRemoval>,
+    /// Stones each side holds in hand at the start (drop games: Vilbergen, Lahti, Hageby).
+    /// While the side to move holds stones, its only moves are drops: one stone on any empty
+    /// point. 0: no drops.
+    pub stones_in_hand: u8,
     /// A man on its far rank makes no more non-capturing moves, only captures (Alquerque: a
     /// stone that has reached the opponent's base line). Used where men are never crowned.
     pub far_rank_frozen: bool,

@@ -180,6 +180,15 @@ pub enum PositionError {
     /// A king in a game's start position, in a variant where a king on the board means the
     /// game is already over (an end rule such as Breakthrough's `KING_CROWNED`).
     KingEndsGame { square: String, code: &'static str },
+    /// Stones in hand in a variant without drops.
+    NoDrops,
+    /// More stones in hand and on the board than a side has.
+    TooManyStones {
+        color: &'static str,
+        in_hand: u8,
+        on_board: u32,
+        stones: u8,
+    },
     /// Kings of both sides in such a variant: the first crowning ended the game, so no game
     /// reaches a second one.
     KingsOfBothSides {
@@ -206,6 +215,20 @@ impl std::fmt::Display for PositionError {
                 f,
                 "square {square} holds a king, but in this variant a king on the board means \
                  the game is already over ({code}), so no game can start from this position"
+            ),
+            PositionError::NoDrops => write!(
+                f,
+                "stones in hand (the S field) are given, but this variant has no drops"
+            ),
+            PositionError::TooManyStones {
+                color,
+                in_hand,
+                on_board,
+                stones,
+            } => write!(
+                f,
+                "{color} has {in_hand} stones in hand and {on_board} on the board, but a side \
+                 has only {stones} stones"
             ),
             PositionError::KingsOfBothSides { squares, code } => write!(
                 f,
@@ -266,6 +289,7 @@ impl Variant {
                 pieces: Default::default(),
                 side: spec.first,
                 king_run: [KingRun::default(); 2],
+                hand: [0; 2],
             },
             spec,
         };
@@ -356,6 +380,7 @@ impl Variant {
             pieces: Default::default(),
             side,
             king_run: [KingRun::default(); 2],
+            hand: [0; 2],
         };
         let mut seen = Bits::EMPTY;
         for &(cell, color, kind) in &setup.pieces {
@@ -375,6 +400,25 @@ impl Variant {
                 return Err(PositionError::ManOnPromotionSquare { square });
             }
             p.pieces[color as usize][kind as usize].insert(cell);
+        }
+        if let Some(hand) = setup.hand {
+            let stones = self.rules().stones_in_hand;
+            if stones == 0 && hand != [0, 0] {
+                return Err(PositionError::NoDrops);
+            }
+            for color in Color::BOTH {
+                let held = hand[color as usize];
+                let on_board = p.side_pieces(color).len();
+                if u32::from(held) + on_board > u32::from(stones) {
+                    return Err(PositionError::TooManyStones {
+                        color: color.name(),
+                        in_hand: held,
+                        on_board,
+                        stones,
+                    });
+                }
+            }
+            p.hand = hand;
         }
         if let Some(rule) = self.rules().ends.iter().find(|e| e.kind.forbids_kings()) {
             let white = p.pieces(Color::White, Kind::King);
@@ -437,8 +481,16 @@ impl Variant {
         let mut p = *pos;
         let me = pos.side as usize;
         let them = 1 - me;
-        if m.is_removal() {
-            p.pieces[me][m.piece as usize].remove(m.from as usize);
+        // A pass, a drop or an opening removal (a capture route may also end where it
+        // started).
+        if m.from == m.to && (m.is_drop() || m.is_removal() || m.is_pass()) {
+            if m.is_pass() {
+            } else if m.is_drop() {
+                p.pieces[me][Kind::Man as usize].insert(m.to as usize);
+                p.hand[me] -= 1;
+            } else {
+                p.pieces[me][m.piece as usize].remove(m.from as usize);
+            }
             p.king_run = [KingRun::default(); 2];
             p.side = pos.side.opponent();
             return p;
@@ -495,15 +547,25 @@ impl Variant {
         steps.get(empty).copied()
     }
 
+    /// Whether the side to move drops a stone (it still holds stones in hand).
+    #[inline(always)]
+    pub fn drops_now(&self, pos: &Position) -> bool {
+        self.spec.rules.stones_in_hand != 0 && pos.hand(pos.side()) > 0
+    }
+
     /// The first end rule that decides `pos`, and how.
     pub fn end_rule(&self, pos: &Position) -> Option<(EndCode, EndOutcome)> {
-        crate::ends::decide(&self.spec.rules.ends, &self.board, pos)
+        crate::ends::decide(&self.spec.rules.ends, &self.board, pos, |p| {
+            gen::has_move_but_pass(self, p)
+        })
     }
 
     /// The verdict for a side that has no legal move.
     pub fn no_moves_winner(&self, side_to_move: Color) -> Color {
         match self.spec.rules.goal {
-            Goal::NoMovesLoses => side_to_move.opponent(),
+            // With passes a side always has a move; a position where neither side has any other
+            // is decided by the BOTH_BLOCKED end rule.
+            Goal::NoMovesLoses | Goal::NoMovesPasses => side_to_move.opponent(),
             Goal::NoMovesWins => side_to_move,
         }
     }
@@ -569,6 +631,17 @@ impl Variant {
                 "pieces that step in every direction may also step along the board's \
                  step-only links (see board.lines); captures never use them"
                     .into(),
+            ));
+        }
+        if r.stones_in_hand != 0 {
+            out.push((
+                "drops",
+                format!(
+                    "the board starts empty and each side holds {} stones in hand; a side that \
+                     holds stones must drop one on any empty point (written *c2), and the \
+                     movement phase starts when both hands are empty",
+                    r.stones_in_hand
+                ),
             ));
         }
         if r.far_rank_frozen {
@@ -674,6 +747,7 @@ impl Variant {
         let no_moves = match r.goal {
             Goal::NoMovesLoses => "the side to move with no legal move loses",
             Goal::NoMovesWins => "the side to move with no legal move wins",
+            Goal::NoMovesPasses => "the side to move with no legal move passes (the move \"pass\")",
         };
         out.push((
             "end_of_game",

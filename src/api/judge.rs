@@ -141,6 +141,7 @@ impl From<&RecordWarning> for RecordWarningDto {
 }))]
 pub struct JudgeRequest {
     /// FEN of the position the game starts from; omitted = the variant's start position.
+    /// Drop games add the stones still in hand, White's then Black's: `W:Wc2:Ba1:S3,3`.
     #[schema(example = "W:W31-50:B1-20", min_length = 1, max_length = 4096)]
     pub start_position: Option<String>,
     /// The moves of the game in order, short or long notation (at most 1000: the same

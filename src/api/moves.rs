@@ -18,6 +18,7 @@ pub const UNITS_PER_LISTED_MOVE: u64 = 50;
 #[schema(example = json!({"position": "W:W31-50:B1-20"}))]
 pub struct MovesRequest {
     /// FEN of the position; omitted = the variant's start position.
+    /// Drop games add the stones still in hand, White's then Black's: `W:Wc2:Ba1:S3,3`.
     #[schema(example = "W:W31-50:B1-20", min_length = 1, max_length = 4096)]
     pub position: Option<String>,
 }
@@ -28,6 +29,7 @@ pub struct MovesRequest {
 #[into_params(parameter_in = Query)]
 pub struct MovesQuery {
     /// FEN of the position; omitted = the variant's start position.
+    /// Drop games add the stones still in hand, White's then Black's: `W:Wc2:Ba1:S3,3`.
     #[param(example = "W:W31-50:B1-20", min_length = 1, max_length = 4096)]
     pub position: Option<String>,
 }
@@ -41,13 +43,13 @@ pub struct MoveInfo {
     /// Long form: every intermediate square of the canonical route.
     #[schema(example = "32-28")]
     pub long: String,
-    /// Start square.
+    /// Start square (a drop: the point it fills; null for a pass).
     #[schema(example = "32")]
-    pub from: String,
-    /// End square.
+    pub from: Option<String>,
+    /// End square (null for a pass).
     #[schema(example = "28")]
-    pub to: String,
-    /// The canonical route: start, intermediate squares and end.
+    pub to: Option<String>,
+    /// The canonical route: start, intermediate squares and end (empty for a pass).
     #[schema(example = json!(["32", "28"]))]
     pub route: Vec<String>,
     /// The squares of the captured pieces, in the order of the route.
@@ -68,8 +70,8 @@ impl MoveInfo {
         MoveInfo {
             notation: d.notation.clone(),
             long: d.long.clone(),
-            from: v.square_name(d.mv.from as usize),
-            to: v.square_name(d.mv.to as usize),
+            from: (!d.mv.is_pass()).then(|| v.square_name(d.mv.from as usize)),
+            to: (!d.mv.is_pass()).then(|| v.square_name(d.mv.to as usize)),
             route: names(&d.route),
             captured: names(&d.captured),
             promotion: d.mv.is_promotion(),

@@ -133,6 +133,10 @@ fn goal_points(v: &Variant) -> Option<GoalPoints> {
             white: vec![w.to_string()],
             black: vec![b.to_string()],
         }),
+        arbiter_rules::EndKind::LastStoneArrives(g) => Some(GoalPoints {
+            white: vec![g.to_string()],
+            black: vec![g.to_string()],
+        }),
         _ => None,
     })
 }
@@ -169,6 +173,10 @@ pub struct VariantInfo {
     /// Why the variant is provisional; null when it is not.
     #[schema(example = json!(null))]
     pub provisional_reason: Option<String>,
+    /// Drop games: the stones each side holds in hand at the start (the FEN's `S` field
+    /// counts those still in hand); null for games without drops.
+    #[schema(example = json!(null))]
+    pub stones_in_hand: Option<u8>,
 }
 
 impl VariantInfo {
@@ -205,6 +213,7 @@ impl VariantInfo {
             sources: spec.sources.iter().map(|s| s.to_string()).collect(),
             provisional: spec.provisional.is_some(),
             provisional_reason: spec.provisional.map(String::from),
+            stones_in_hand: (v.rules().stones_in_hand != 0).then_some(v.rules().stones_in_hand),
         }
     }
 }

@@ -867,3 +867,46 @@ async fn alquerque_and_seth_games_are_adjudicated() {
     // a1-a5 went along the arc; Black stepped e3-e2.
     assert_eq!(g[3]["final_position"], "W:Wa5:Be2", "{}", g[3]);
 }
+
+/// Drop games (PDN files written by hand): a whole Vilbergen game from the empty board, the end
+/// of a Lahti drop phase and a capture of every stone, a last stone moving back onto the goal,
+/// a drop on an occupied point, and a Hageby game with a pass.
+#[tokio::test]
+async fn drop_games_are_adjudicated() {
+    let app = spawn_app().await;
+    let body = judge_file(&app, "drops.pdn").await;
+    let g = body["games"].as_array().unwrap();
+    assert_eq!(g.len(), 5, "{body}");
+    let want = [
+        (
+            "vilbergen",
+            "white_wins",
+            Some("LAST_STONE_ON_GOAL"),
+            Some(17),
+        ),
+        ("lahti", "white_wins", Some("ALL_CAPTURED"), Some(7)),
+        (
+            "vilbergen-salo",
+            "white_wins",
+            Some("LAST_STONE_ON_GOAL"),
+            Some(3),
+        ),
+        ("vilbergen", "invalid", None, None),
+        ("hageby", "white_wins", Some("LAST_STONE_ON_GOAL"), Some(3)),
+    ];
+    for (i, (variant, verdict, reason, ply)) in want.into_iter().enumerate() {
+        let game = &g[i];
+        assert_eq!(game["outcome"], "judged", "game {i}: {game}");
+        assert_eq!(game["variant"], variant, "game {i}: {game}");
+        assert_eq!(game["verdict"], verdict, "game {i}: {game}");
+        assert_eq!(game["reason"]["code"].as_str(), reason, "game {i}: {game}");
+        assert_eq!(game["decided_at_ply"].as_u64(), ply, "game {i}: {game}");
+    }
+    assert_eq!(g[0]["final_position"], "B:Wd2:Ba1,c1", "{}", g[0]);
+    assert_eq!(g[0]["agreement"]["agrees"], true, "{}", g[0]);
+    assert_eq!(g[3]["invalid_move"]["move"], "*b1", "{}", g[3]);
+    assert_eq!(g[3]["final_position"], "W:Wa1:Bb1:S3,3", "{}", g[3]);
+    let legal = g[3]["invalid_move"]["legal_moves"].as_array().unwrap();
+    assert_eq!(legal.len(), 10, "{}", g[3]);
+    assert!(legal.contains(&json!("*d2")), "{}", g[3]);
+}

@@ -226,3 +226,102 @@ async fn a_crowning_in_breakthrough_ends_the_game_and_its_position_reads_back() 
     )
     .await;
 }
+
+/// Drop games: the start holds every stone in hand (the FEN's S field), `/play` takes drops as
+/// `*c2` (or `@c2`) and counts the stones down; a FEN that gives a side more stones than it
+/// has, or stones in hand to a variant without drops, is a 400.
+#[tokio::test]
+async fn drops_fill_the_board_from_the_hands() {
+    let app = spawn_app().await;
+    let body = ok_json(
+        app.post_json(
+            "/v1/variants/lahti/play",
+            &json!({"moves": ["*c2", "@a1", "*e2"]}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(body["moves"], json!(["*c2", "*a1", "*e2"]), "{body}");
+    assert_eq!(body["position"], "B:Wc2,e2:Ba1:S2,3", "{body}");
+    assert_eq!(body["status"]["state"], "ongoing", "{body}");
+    let listed = ok_json(
+        app.post_json(
+            "/v1/variants/lahti/moves",
+            &json!({"position": body["position"]}),
+        )
+        .await,
+    )
+    .await;
+    let moves = listed["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 7, "{listed}");
+    assert!(moves
+        .iter()
+        .all(|m| m["notation"].as_str().unwrap().starts_with('*') && m["from"] == m["to"]));
+    for fen in ["W:Wa1,b1,c1,d1:B:S1,4", "W:W31-50:B1-20:S1,1"] {
+        let id = if fen.contains('-') {
+            "international"
+        } else {
+            "vilbergen"
+        };
+        let p = problem(
+            app.post_json(
+                &format!("/v1/variants/{id}/moves"),
+                &json!({"position": fen}),
+            )
+            .await,
+            400,
+            "invalid-position",
+        )
+        .await;
+        assert!(p["detail"].as_str().unwrap().contains("stones"), "{p}");
+    }
+}
+
+/// Hageby: a blocked side's only move is `pass` (no squares: `from` and `to` are null), which
+/// `/play` and `/judge` accept.
+#[tokio::test]
+async fn a_blocked_side_passes_in_hageby() {
+    let app = spawn_app().await;
+    let fen = "W:We2:Ba3,d3,c2,d2,e1";
+    let listed = ok_json(
+        app.post_json("/v1/variants/hageby/moves", &json!({"position": fen}))
+            .await,
+    )
+    .await;
+    assert_eq!(listed["moves"].as_array().unwrap().len(), 1, "{listed}");
+    let pass = &listed["moves"][0];
+    assert_eq!(pass["notation"], "pass", "{listed}");
+    assert!(pass["from"].is_null() && pass["to"].is_null(), "{listed}");
+    assert_eq!(pass["route"], json!([]), "{listed}");
+    assert_eq!(pass["resulting_position"], "B:We2:Be1,c2,d2,a3,d3");
+    let played = ok_json(
+        app.post_json(
+            "/v1/variants/hageby/play",
+            &json!({"position": fen, "moves": ["PASS", "d2-d1"]}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(played["moves"], json!(["pass", "d2-d1"]), "{played}");
+    let judged = ok_json(
+        app.post_json(
+            "/v1/variants/hageby/judge",
+            &json!({"start_position": fen, "moves": ["pass", "d2-d1", "e2-d2"]}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(judged["verdict"], "white_wins", "{judged}");
+    assert_eq!(judged["reason"]["code"], "LAST_STONE_ON_GOAL", "{judged}");
+    // A side that can move may not pass.
+    problem(
+        app.post_json(
+            "/v1/variants/hageby/play",
+            &json!({"position": "B:We2:Be1,c2,d2,a3,d3", "move": "pass"}),
+        )
+        .await,
+        422,
+        "illegal-move",
+    )
+    .await;
+}

@@ -209,12 +209,21 @@ const LINES: [Expected; 2] = [
     e("seth", "white", (5, 5), A, None, true, "d3-c3"),
 ];
 
+/// Drop games on small grids given as graphs (`other.md` §10-11, rules/README).
+const DROPS: [Expected; 4] = [
+    e("hageby", "white", (5, 3), A, None, false, "*d2"),
+    e("vilbergen", "white", (4, 3), A, None, false, "*d2"),
+    e("vilbergen-salo", "white", (4, 3), A, None, false, "*a1"),
+    e("lahti", "white", (5, 2), A, None, false, "*c2"),
+];
+
 fn every() -> impl Iterator<Item = &'static Expected> {
     DIAGONAL
         .iter()
         .chain(&MORE)
         .chain(&ORTHOGONAL)
         .chain(&LINES)
+        .chain(&DROPS)
 }
 
 #[tokio::test]
@@ -235,12 +244,16 @@ async fn the_catalogue_lists_every_variant_with_its_metadata() {
         // Checkered boards use half the squares; the orthogonal family all of them; the
         // point-and-line boards are graphs of 25 points, drawn with their points and lines.
         let full = ORTHOGONAL.iter().any(|o| o.id == x.id);
-        let graph = LINES.iter().any(|o| o.id == x.id);
+        let lines_board = LINES.iter().any(|o| o.id == x.id);
+        let drops = DROPS.iter().any(|o| o.id == x.id);
+        let graph = lines_board || drops;
         let area = x.width * x.height;
         assert_eq!(
             (v["board"]["layout"].as_str(), v["board"]["cells"].as_u64()),
-            if graph {
-                (Some("graph"), Some(25))
+            if x.id == "hageby" {
+                (Some("graph"), Some(13))
+            } else if graph {
+                (Some("graph"), Some(area))
             } else if full {
                 (Some("full"), Some(area))
             } else {
@@ -249,7 +262,58 @@ async fn the_catalogue_lists_every_variant_with_its_metadata() {
             "{}",
             x.id
         );
-        if graph {
+        if x.id == "hageby" {
+            // other.md §9: 13 points, 26 lines (the neighbour table has 52 entries, each line
+            // listed from both ends).
+            let lines = v["board"]["lines"].as_array().expect("lines");
+            assert_eq!(lines.len(), 26, "{}", x.id);
+            assert!(lines.contains(&json!({"from": "c2", "to": "b3", "kind": "line"})));
+            assert!(!lines.iter().any(|l| l["from"] == "c2" && l["to"] == "d3"));
+            let names: Vec<&str> = v["board"]["points"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["name"].as_str().unwrap())
+                .collect();
+            assert!(
+                !names.contains(&"a1") && !names.contains(&"e3"),
+                "{names:?}"
+            );
+            assert_eq!(v["stones_in_hand"], 5);
+            assert!(v["rules"]["end_of_game"]
+                .as_str()
+                .unwrap()
+                .contains("passes"));
+        } else if drops {
+            // Every point joined to its orthogonal and diagonal neighbours: on w×h,
+            // (w-1)h + w(h-1) orthogonal and 2(w-1)(h-1) diagonal lines.
+            let (w, h) = (x.width, x.height);
+            let lines = v["board"]["lines"].as_array().expect("lines");
+            assert_eq!(
+                lines.len() as u64,
+                (w - 1) * h + w * (h - 1) + 2 * (w - 1) * (h - 1),
+                "{}",
+                x.id
+            );
+            let goal = if x.id == "lahti" { "c2" } else { "d2" };
+            assert_eq!(
+                v["board"]["goal_points"],
+                json!({"white": [goal], "black": [goal]}),
+                "{}",
+                x.id
+            );
+            let stones = if x.id == "vilbergen-salo" { 5 } else { 4 };
+            assert_eq!(v["stones_in_hand"], stones, "{}", x.id);
+            assert_eq!(
+                v["start_position"],
+                format!("W:W:B:S{stones},{stones}"),
+                "{}",
+                x.id
+            );
+        } else {
+            assert!(v["stones_in_hand"].is_null(), "{}", x.id);
+        }
+        if lines_board {
             let points = v["board"]["points"].as_array().expect("points");
             assert_eq!(points.len(), 25, "{}", x.id);
             assert!(points
@@ -261,7 +325,7 @@ async fn the_catalogue_lists_every_variant_with_its_metadata() {
             assert_eq!(count("line"), 56, "{}", x.id);
             assert!(lines.contains(&json!({"from": "b2", "to": "c3", "kind": "line"})));
             assert!(!lines.iter().any(|l| l["from"] == "b1" && l["to"] == "c2"));
-        } else {
+        } else if !graph {
             assert!(v["board"].get("points").is_none(), "{}", x.id);
             assert!(v["board"].get("lines").is_none(), "{}", x.id);
         }

@@ -84,6 +84,7 @@ pub(super) fn specs() -> Vec<Spec> {
         straight_captures: false,
         capture_may_stop: false,
         opening_removals: vec![],
+        stones_in_hand: 0,
         far_rank_frozen: true,
         king_quiet_limit: 0,
         goal: Goal::NoMovesLoses,
@@ -105,6 +106,7 @@ pub(super) fn specs() -> Vec<Spec> {
             PieceRules::ABSENT,
             PieceRules::ABSENT,
         ],
+        stones_in_hand: 0,
         far_rank_frozen: false,
         ends: ends::occupy_goal(
             ["c5", "c1"],

@@ -5,6 +5,7 @@
 
 use std::sync::OnceLock;
 
+mod drops;
 mod lines;
 mod orthogonal;
 
@@ -76,6 +77,7 @@ fn diagonal(
         straight_captures: false,
         capture_may_stop: false,
         opening_removals: vec![],
+        stones_in_hand: 0,
         far_rank_frozen: false,
         king_quiet_limit: 0,
         goal: Goal::NoMovesLoses,
@@ -687,6 +689,7 @@ pub fn variants() -> &'static [Variant] {
         all.extend(more);
         all.extend(orthogonal::specs());
         all.extend(lines::specs());
+        all.extend(drops::specs());
         all.into_iter().map(Variant::new).collect()
     })
 }

@@ -3,10 +3,12 @@
 //! [`generate`] is the single entry point: captures first (they are compulsory), then, only if
 //! there is none, the non-capturing moves. A position that an end rule of the variant has
 //! decided ([`crate::ends`]) has no legal moves; in the opening plies of a variant with
-//! opening removals (Konane) the removals are the only moves. Every generation charges a [`Budget`]: one
+//! opening removals (Konane) the removals are the only moves, and while the side to move
+//! holds stones in hand (drop games) the drops are. Every generation charges a [`Budget`]: one
 //! unit for the position, one per capture-search node and one per move produced.
 
 mod captures;
+mod drops;
 mod removals;
 mod steps;
 
@@ -15,6 +17,7 @@ pub use captures::GenError;
 use crate::budget::Budget;
 use crate::moves::{Move, Route};
 use crate::position::Position;
+use crate::rules::Goal;
 use crate::variant::Variant;
 
 /// Default bound on the capture search, in search steps per position (a step: a node of the
@@ -52,6 +55,10 @@ pub fn generate_paths(
         removals::removals(variant.board(), step, pos, out);
         return budget.charge(1 + out.len() as u64);
     }
+    if variant.drops_now(pos) {
+        drops::drops(variant.board(), pos, out);
+        return budget.charge(1 + out.len() as u64);
+    }
     let promo = variant.promotion(pos.side());
     let steps = {
         let mut s = captures::Search::<false>::new(
@@ -73,8 +80,38 @@ pub fn generate_paths(
     };
     if out.is_empty() {
         steps::quiet_moves(variant.board(), variant.rules(), promo, pos, out);
+        if out.is_empty() && variant.rules().goal == Goal::NoMovesPasses {
+            out.push(Move::PASS);
+        }
     }
     budget.charge(1 + steps as u64 + out.len() as u64)
+}
+
+/// Whether the side to move of `pos` has a legal move other than a pass, ignoring the end
+/// rules (the `BOTH_BLOCKED` rule asks it of both sides). Captures are looked for under the
+/// default capture bound only: the variants with passes have small boards.
+pub(crate) fn has_move_but_pass(variant: &Variant, pos: &Position) -> bool {
+    if variant.drops_now(pos) {
+        return !variant.board().cells().minus(pos.occupied()).is_empty();
+    }
+    let mut out = Vec::new();
+    let promo = variant.promotion(pos.side());
+    let budget = Budget::unlimited();
+    let found = captures::Search::<false>::new(
+        variant.board(),
+        variant.rules(),
+        promo,
+        pos,
+        DEFAULT_CAPTURE_LIMIT,
+        &budget,
+        &mut out,
+    )
+    .run(pos);
+    if found.is_err() || !out.is_empty() {
+        return true;
+    }
+    steps::quiet_moves(variant.board(), variant.rules(), promo, pos, &mut out);
+    !out.is_empty()
 }
 
 /// A legal move with what notation needs.
@@ -116,8 +153,12 @@ pub fn generate_matching(
         budget.charge(1)?;
         return Ok(Vec::new());
     }
-    if let Some(step) = variant.opening_removal(pos) {
-        removals::removals(variant.board(), step, pos, &mut out);
+    let placing = variant.opening_removal(pos);
+    if placing.is_some() || variant.drops_now(pos) {
+        match placing {
+            Some(step) => removals::removals(variant.board(), step, pos, &mut out),
+            None => drops::drops(variant.board(), pos, &mut out),
+        }
         budget.charge(1 + out.len() as u64)?;
         return Ok(out
             .into_iter()
@@ -157,6 +198,9 @@ pub fn generate_matching(
     };
     let found: Vec<Found> = if out.is_empty() {
         steps::quiet_moves(variant.board(), variant.rules(), promo, pos, &mut out);
+        if out.is_empty() && variant.rules().goal == Goal::NoMovesPasses {
+            out.push(Move::PASS);
+        }
         out.into_iter()
             .map(|mv| Found {
                 mv,

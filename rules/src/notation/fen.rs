@@ -122,6 +122,17 @@ impl Variant {
                 Some('W') | Some('w') => Color::White,
                 Some('B') | Some('b') => Color::Black,
                 Some('H') | Some('F') | Some('h') | Some('f') => continue,
+                Some('S') | Some('s') => {
+                    let bad = || FenError {
+                        at,
+                        kind: FenErrorKind::BadField(clip(f)),
+                    };
+                    let (w, b) = chars.as_str().split_once(',').ok_or_else(bad)?;
+                    let w: u8 = w.trim().parse().map_err(|_| bad())?;
+                    let b: u8 = b.trim().parse().map_err(|_| bad())?;
+                    setup.hand = Some([w, b]);
+                    continue;
+                }
                 _ => {
                     return Err(FenError {
                         at,
@@ -204,6 +215,9 @@ impl Variant {
                 })
                 .collect();
             out.push_str(&list.join(","));
+        }
+        if pos.hand != [0, 0] {
+            out.push_str(&format!(":S{},{}", pos.hand[0], pos.hand[1]));
         }
         out
     }

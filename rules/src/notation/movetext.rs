@@ -72,7 +72,8 @@ pub struct DescribedMove {
 
 /// Splits move text into squares. Accepts `-`, `x`, `X` and `:` as separators, trailing
 /// move-strength marks (`!`, `?`), and alphanumeric moves without separators (`c3d4`). An
-/// opening removal, `x` and one square (`xd5`), reads as that square twice.
+/// opening removal, `x` and one square (`xd5`), and a drop, `*` (or `@`) and one square
+/// (`*c2`), read as that square twice.
 pub fn parse_squares(variant: &Variant, text: &str) -> Result<Vec<usize>, MoveError> {
     let t = text.trim();
     if t.is_empty() {
@@ -86,6 +87,15 @@ pub fn parse_squares(variant: &Variant, text: &str) -> Result<Vec<usize>, MoveEr
         });
     }
     let t = t.trim_end_matches(['!', '?', '+', '#', '*']);
+    // A drop: `*` (or `@`) and the square it fills.
+    if let Some(square) = t.strip_prefix(['*', '@']) {
+        return match variant.parse_square(square.trim()) {
+            Some(cell) => Ok(vec![cell, cell]),
+            None => Err(MoveError::UnknownSquare {
+                square: clip(square.trim()),
+            }),
+        };
+    }
     // An opening removal (Konane): `x` and the square of the piece taken off.
     if let Some(square) = t.strip_prefix(['x', 'X']) {
         if let Some(cell) = variant.parse_square(square.trim()) {
@@ -217,6 +227,25 @@ impl Variant {
                     captured: vec![m.from as usize],
                 };
             }
+            None if m.is_pass() => {
+                return DescribedMove {
+                    mv: *m,
+                    notation: "pass".into(),
+                    long: "pass".into(),
+                    route: Vec::new(),
+                    captured: Vec::new(),
+                };
+            }
+            None if m.is_drop() => {
+                let text = format!("*{}", self.square_name(m.to as usize));
+                return DescribedMove {
+                    mv: *m,
+                    notation: text.clone(),
+                    long: text,
+                    route: vec![m.to as usize],
+                    captured: Vec::new(),
+                };
+            }
             None => (vec![m.from as usize, m.to as usize], Vec::new()),
         };
         let long = self.squares_text(&route, m.is_capture());
@@ -319,6 +348,13 @@ impl Variant {
         text: &str,
         budget: &Budget,
     ) -> Result<(Vec<Found>, Vec<usize>, bool), MoveError> {
+        if text.trim().eq_ignore_ascii_case("pass") {
+            let found = generate_described(self, pos, budget, None)?;
+            let matching = (0..found.len())
+                .filter(|&i| found[i].mv.is_pass())
+                .collect();
+            return Ok((found, matching, false));
+        }
         if let Some((file, to)) = self.file_short_form(text) {
             let found = generate_described(self, pos, budget, None)?;
             let matching: Vec<usize> = (0..found.len())

@@ -1,0 +1,24 @@
+//! Drops (Vilbergen, Lahti, Hageby: `other.md` §9–11): while the side to move still holds
+//! stones in hand ([`crate::rules::Rules::stones_in_hand`]), its only moves are placing one of
+//! them on an empty point.
+//!
+//! A drop is written as a [`Move`] whose start and end are the cell it fills and whose
+//! captured set is empty ([`Move::is_drop`]); no other move has that shape.
+
+use crate::bits::Bits;
+use crate::board::Board;
+use crate::moves::Move;
+use crate::position::{Kind, Position};
+
+/// Appends a drop on every empty cell.
+pub(crate) fn drops(board: &Board, pos: &Position, out: &mut Vec<Move>) {
+    for cell in board.cells().minus(pos.occupied()).iter() {
+        out.push(Move {
+            from: cell as u8,
+            to: cell as u8,
+            piece: Kind::Man,
+            becomes: Kind::Man,
+            captured: Bits::EMPTY,
+        });
+    }
+}
