@@ -253,6 +253,8 @@ pub struct Variant {
     /// Cell of each numeric name (index 0 unused).
     by_number: Vec<u8>,
     start: Position,
+    /// See [`Variant::has_placements`].
+    placements: bool,
 }
 
 impl Variant {
@@ -280,7 +282,9 @@ impl Variant {
                     .collect()
             }),
         };
+        let placements = !spec.rules.opening_removals.is_empty() || spec.rules.stones_in_hand != 0;
         let mut v = Variant {
+            placements,
             board,
             promotion,
             numbers,
@@ -545,6 +549,13 @@ impl Variant {
         }
         let empty = self.board.cells().minus(pos.occupied()).len() as usize;
         steps.get(empty).copied()
+    }
+
+    /// Whether some positions of the variant have placement moves only: opening removals
+    /// (Konane) or drops. Checked once per generation, before the per-position tests.
+    #[inline(always)]
+    pub fn has_placements(&self) -> bool {
+        self.placements
     }
 
     /// Whether the side to move drops a stone (it still holds stones in hand).

@@ -51,13 +51,15 @@ pub fn generate_paths(
     if variant.decided(pos) {
         return budget.charge(1);
     }
-    if let Some(step) = variant.opening_removal(pos) {
-        removals::removals(variant.board(), step, pos, out);
-        return budget.charge(1 + out.len() as u64);
-    }
-    if variant.drops_now(pos) {
-        drops::drops(variant.board(), pos, out);
-        return budget.charge(1 + out.len() as u64);
+    if variant.has_placements() {
+        if let Some(step) = variant.opening_removal(pos) {
+            removals::removals(variant.board(), step, pos, out);
+            return budget.charge(1 + out.len() as u64);
+        }
+        if variant.drops_now(pos) {
+            drops::drops(variant.board(), pos, out);
+            return budget.charge(1 + out.len() as u64);
+        }
     }
     let promo = variant.promotion(pos.side());
     let steps = {

@@ -7,7 +7,25 @@ use crate::position::{Color, Kind, Position};
 use crate::rules::{Range, Rules};
 
 /// Appends every non-capturing move of the side to move.
+///
+/// The rarely used mechanisms (a frozen far rank, step-only links) are chosen once per call,
+/// so that the variants without them run code that does not test for them.
+#[inline]
 pub(crate) fn quiet_moves(
+    board: &Board,
+    rules: &Rules,
+    promo: Bits,
+    pos: &Position,
+    out: &mut Vec<Move>,
+) {
+    if rules.far_rank_frozen || !board.step_only().is_empty() {
+        quiet_moves_of::<true>(board, rules, promo, pos, out)
+    } else {
+        quiet_moves_of::<false>(board, rules, promo, pos, out)
+    }
+}
+
+fn quiet_moves_of<const RARE: bool>(
     board: &Board,
     rules: &Rules,
     promo: Bits,
@@ -31,7 +49,7 @@ pub(crate) fn quiet_moves(
         if kind == Kind::King && restricted {
             pieces.remove(run.cell as usize);
         }
-        if kind == Kind::Man && rules.far_rank_frozen {
+        if RARE && kind == Kind::Man && rules.far_rank_frozen {
             let far = match me {
                 Color::White => board.height() - 1,
                 Color::Black => 0,
@@ -62,7 +80,7 @@ pub(crate) fn quiet_moves(
             }
             (Range::Step, None) => {
                 // Step-only links (Seth's arc) serve pieces that step in every direction.
-                let arcs = dirs == DirSet::ALL && !board.step_only().is_empty();
+                let arcs = RARE && dirs == DirSet::ALL && !board.step_only().is_empty();
                 for from in pieces.iter() {
                     for d in dirs.iter() {
                         let to = board.next(from, d);
