@@ -189,6 +189,9 @@ pub struct Rules {
     /// While the side to move holds stones, its only moves are drops: one stone on any empty
     /// point. 0: no drops.
     pub stones_in_hand: u8,
+    /// The game's first drop may not go on the goal point (the point of the
+    /// `LAST_STONE_ON_GOAL` end rule): Salo's rules for Hageby and Lahti, not the seed's.
+    pub first_drop_off_goal: bool,
     /// A man on its far rank makes no more non-capturing moves, only captures (Alquerque: a
     /// stone that has reached the opponent's base line). Used where men are never crowned.
     pub far_rank_frozen: bool,

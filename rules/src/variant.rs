@@ -558,6 +558,27 @@ impl Variant {
         self.placements
     }
 
+    /// The points the side to move may not drop on: the goal point for the game's first drop
+    /// (an empty board, both hands full) under [`Rules::first_drop_off_goal`].
+    pub fn barred_drops(&self, pos: &Position) -> Bits {
+        let r = &self.spec.rules;
+        let first = pos.occupied().is_empty()
+            && pos.hand(Color::White) == r.stones_in_hand
+            && pos.hand(Color::Black) == r.stones_in_hand;
+        if !(r.first_drop_off_goal && first) {
+            return Bits::EMPTY;
+        }
+        r.ends
+            .iter()
+            .filter_map(|e| match e.kind {
+                crate::ends::EndKind::LastStoneArrives(goal) => {
+                    crate::notation::squares::parse_algebraic(&self.board, goal)
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Whether the side to move drops a stone (it still holds stones in hand).
     #[inline(always)]
     pub fn drops_now(&self, pos: &Position) -> bool {
@@ -653,6 +674,12 @@ impl Variant {
                      movement phase starts when both hands are empty",
                     r.stones_in_hand
                 ),
+            ));
+        }
+        if r.first_drop_off_goal {
+            out.push((
+                "first_drop",
+                "the game's first drop may not go on the goal point".into(),
             ));
         }
         if r.far_rank_frozen {

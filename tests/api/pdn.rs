@@ -870,13 +870,13 @@ async fn alquerque_and_seth_games_are_adjudicated() {
 
 /// Drop games (PDN files written by hand): a whole Vilbergen game from the empty board, the end
 /// of a Lahti drop phase and a capture of every stone, a last stone moving back onto the goal,
-/// a drop on an occupied point, and a Hageby game with a pass.
+/// a drop on an occupied point, a Hageby game with a pass, and a Lahti drop that blocks.
 #[tokio::test]
 async fn drop_games_are_adjudicated() {
     let app = spawn_app().await;
     let body = judge_file(&app, "drops.pdn").await;
     let g = body["games"].as_array().unwrap();
-    assert_eq!(g.len(), 5, "{body}");
+    assert_eq!(g.len(), 6, "{body}");
     let want = [
         (
             "vilbergen",
@@ -893,6 +893,7 @@ async fn drop_games_are_adjudicated() {
         ),
         ("vilbergen", "invalid", None, None),
         ("hageby", "white_wins", Some("LAST_STONE_ON_GOAL"), Some(3)),
+        ("lahti", "black_wins", Some("NO_LEGAL_MOVES"), Some(1)),
     ];
     for (i, (variant, verdict, reason, ply)) in want.into_iter().enumerate() {
         let game = &g[i];

@@ -76,6 +76,7 @@ fn rules(stones: u8, dirs: DirSet, goal: &'static str) -> Rules {
         capture_may_stop: false,
         opening_removals: vec![],
         stones_in_hand: stones,
+        first_drop_off_goal: false,
         far_rank_frozen: false,
         king_quiet_limit: 0,
         goal: Goal::NoMovesLoses,

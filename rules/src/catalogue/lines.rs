@@ -85,6 +85,7 @@ pub(super) fn specs() -> Vec<Spec> {
         capture_may_stop: false,
         opening_removals: vec![],
         stones_in_hand: 0,
+        first_drop_off_goal: false,
         far_rank_frozen: true,
         king_quiet_limit: 0,
         goal: Goal::NoMovesLoses,
@@ -107,6 +108,7 @@ pub(super) fn specs() -> Vec<Spec> {
             PieceRules::ABSENT,
         ],
         stones_in_hand: 0,
+        first_drop_off_goal: false,
         far_rank_frozen: false,
         ends: ends::occupy_goal(
             ["c5", "c1"],

@@ -78,6 +78,7 @@ fn diagonal(
         capture_may_stop: false,
         opening_removals: vec![],
         stones_in_hand: 0,
+        first_drop_off_goal: false,
         far_rank_frozen: false,
         king_quiet_limit: 0,
         goal: Goal::NoMovesLoses,

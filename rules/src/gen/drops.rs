@@ -10,9 +10,10 @@ use crate::board::Board;
 use crate::moves::Move;
 use crate::position::{Kind, Position};
 
-/// Appends a drop on every empty cell.
-pub(crate) fn drops(board: &Board, pos: &Position, out: &mut Vec<Move>) {
-    for cell in board.cells().minus(pos.occupied()).iter() {
+/// Appends a drop on every empty cell but those of `barred` (the goal point for the game's
+/// first drop, where the rules forbid it).
+pub(crate) fn drops(board: &Board, pos: &Position, barred: Bits, out: &mut Vec<Move>) {
+    for cell in board.cells().minus(pos.occupied()).minus(barred).iter() {
         out.push(Move {
             from: cell as u8,
             to: cell as u8,

@@ -57,7 +57,7 @@ pub fn generate_paths(
             return budget.charge(1 + out.len() as u64);
         }
         if variant.drops_now(pos) {
-            drops::drops(variant.board(), pos, out);
+            drops::drops(variant.board(), pos, variant.barred_drops(pos), out);
             return budget.charge(1 + out.len() as u64);
         }
     }
@@ -159,7 +159,7 @@ pub fn generate_matching(
     if placing.is_some() || variant.drops_now(pos) {
         match placing {
             Some(step) => removals::removals(variant.board(), step, pos, &mut out),
-            None => drops::drops(variant.board(), pos, &mut out),
+            None => drops::drops(variant.board(), pos, variant.barred_drops(pos), &mut out),
         }
         budget.charge(1 + out.len() as u64)?;
         return Ok(out
