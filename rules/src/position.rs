@@ -83,6 +83,8 @@ pub struct Setup {
     pub side: Option<Color>,
     /// Stones in hand, White's and Black's (the FEN's `S` field); `None` = none.
     pub hand: Option<[u8; 2]>,
+    /// Each side's last move `(from, to)` (the FEN's `L` field), under the no-return rule.
+    pub last: [Option<(usize, usize)>; 2],
 }
 
 /// A checked position.
@@ -93,6 +95,9 @@ pub struct Position {
     pub(crate) king_run: [KingRun; 2],
     /// Stones each side still holds in hand (drop games; 0 elsewhere).
     pub(crate) hand: [u8; 2],
+    /// Each side's last move, `[from, to]` ([`crate::board::NONE`]s when unknown), kept only
+    /// under the no-return rule (BrainKing's Alquerque).
+    pub(crate) last: [[u8; 2]; 2],
 }
 
 impl Position {
@@ -142,6 +147,12 @@ impl Position {
     #[inline(always)]
     pub fn hand(&self, color: Color) -> u8 {
         self.hand[color as usize]
+    }
+
+    /// The last move of `color` (from, to), where the no-return rule keeps it.
+    pub fn last_move(&self, color: Color) -> Option<(usize, usize)> {
+        let [from, to] = self.last[color as usize];
+        (from != u8::MAX).then_some((from as usize, to as usize))
     }
 
     /// Number of pieces of each kind for a side.

@@ -182,6 +182,12 @@ pub struct Rules {
     /// A capture sequence may stop after any jump: each is a legal move of its own (Konane).
     /// Otherwise a sequence goes on while it can.
     pub capture_may_stop: bool,
+    /// The first jump of a capture goes only in a direction the piece may step in; later
+    /// jumps of the sequence go in any capture direction (BrainKing's Alquerque).
+    pub first_jump_along_moves: bool,
+    /// A piece may not go back to the point it came from on its side's previous move
+    /// (BrainKing's Alquerque); positions keep each side's last move for it.
+    pub no_return: bool,
     /// Opening plies that remove one of the mover's own pieces (Konane): step `i` applies
     /// while exactly `i` cells of the board are empty, and then it is the only kind of move.
     pub opening_removals: Vec<OpeningRemoval>,

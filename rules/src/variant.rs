@@ -182,6 +182,10 @@ pub enum PositionError {
     KingEndsGame { square: String, code: &'static str },
     /// Stones in hand in a variant without drops.
     NoDrops,
+    /// Last moves (the L field) in a variant without the no-return rule.
+    NoLastMoves,
+    /// A side's last move does not end on one of its pieces.
+    BadLastMove { color: &'static str, to: String },
     /// More stones in hand and on the board than a side has.
     TooManyStones {
         color: &'static str,
@@ -215,6 +219,15 @@ impl std::fmt::Display for PositionError {
                 f,
                 "square {square} holds a king, but in this variant a king on the board means \
                  the game is already over ({code}), so no game can start from this position"
+            ),
+            PositionError::NoLastMoves => write!(
+                f,
+                "last moves (the L field) are given, but this variant has no no-return rule"
+            ),
+            PositionError::BadLastMove { color, to } => write!(
+                f,
+                "{color}'s last move must go from one point to another and end on a piece of \
+                 {color}'s, but {to} is not one"
             ),
             PositionError::NoDrops => write!(
                 f,
@@ -294,6 +307,7 @@ impl Variant {
                 side: spec.first,
                 king_run: [KingRun::default(); 2],
                 hand: [0; 2],
+                last: [[crate::board::NONE; 2]; 2],
             },
             spec,
         };
@@ -385,6 +399,7 @@ impl Variant {
             side,
             king_run: [KingRun::default(); 2],
             hand: [0; 2],
+            last: [[crate::board::NONE; 2]; 2],
         };
         let mut seen = Bits::EMPTY;
         for &(cell, color, kind) in &setup.pieces {
@@ -423,6 +438,21 @@ impl Variant {
                 }
             }
             p.hand = hand;
+        }
+        for color in Color::BOTH {
+            let Some((from, to)) = setup.last[color as usize] else {
+                continue;
+            };
+            if !self.rules().no_return {
+                return Err(PositionError::NoLastMoves);
+            }
+            if !p.side_pieces(color).contains(to) || from == to {
+                return Err(PositionError::BadLastMove {
+                    color: color.name(),
+                    to: self.square_name(to),
+                });
+            }
+            p.last[color as usize] = [from as u8, to as u8];
         }
         if let Some(rule) = self.rules().ends.iter().find(|e| e.kind.forbids_kings()) {
             let white = p.pieces(Color::White, Kind::King);
@@ -504,6 +534,15 @@ impl Variant {
         if m.is_capture() {
             for k in 0..p.pieces[them].len() {
                 p.pieces[them][k] = p.pieces[them][k].minus(m.captured);
+            }
+        }
+        if self.spec.rules.no_return {
+            p.last[me] = [m.from, m.to];
+            // A captured stone's last move no longer binds anything: forget it, so that the
+            // position reads the same whichever way it was reached.
+            let [_, their_to] = p.last[them];
+            if their_to != crate::board::NONE && m.captured.contains(their_to as usize) {
+                p.last[them] = [crate::board::NONE; 2];
             }
         }
         if self.spec.rules.king_quiet_limit != 0 {
@@ -674,6 +713,22 @@ impl Variant {
                      movement phase starts when both hands are empty",
                     r.stones_in_hand
                 ),
+            ));
+        }
+        if r.first_jump_along_moves {
+            out.push((
+                "first_jump",
+                "the first jump of a capture goes only in a direction the piece may step in; \
+                 the later jumps go in any capture direction"
+                    .into(),
+            ));
+        }
+        if r.no_return {
+            out.push((
+                "no_return",
+                "a piece may not go back to the point it came from on its side's previous move \
+                 (each side's last move is part of the position: the FEN's L field)"
+                    .into(),
             ));
         }
         if r.first_drop_off_goal {

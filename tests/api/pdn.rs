@@ -849,12 +849,19 @@ async fn alquerque_and_seth_games_are_adjudicated() {
     let app = spawn_app().await;
     let body = judge_file(&app, "lines.pdn").await;
     let g = body["games"].as_array().unwrap();
-    assert_eq!(g.len(), 4, "{body}");
+    assert_eq!(g.len(), 6, "{body}");
     let want = [
         ("alquerque", "white_wins", Some("NO_LEGAL_MOVES"), Some(1)),
         ("alquerque", "white_wins", Some("NO_LEGAL_MOVES"), Some(1)),
         ("seth", "white_wins", Some("GOAL_REACHED"), Some(1)),
         ("seth", "undecided", None, None),
+        (
+            "alquerque-brainking",
+            "white_wins",
+            Some("NO_LEGAL_MOVES"),
+            Some(1),
+        ),
+        ("alquerque-brainking", "invalid", None, None),
     ];
     for (i, (variant, verdict, reason, ply)) in want.into_iter().enumerate() {
         let game = &g[i];
@@ -866,6 +873,13 @@ async fn alquerque_and_seth_games_are_adjudicated() {
     }
     // a1-a5 went along the arc; Black stepped e3-e2.
     assert_eq!(g[3]["final_position"], "W:Wa5:Be2", "{}", g[3]);
+    // No return: c3-b3 is refused, and the position keeps both sides' last moves.
+    assert_eq!(g[5]["invalid_move"]["move"], "c3-b3", "{}", g[5]);
+    assert_eq!(
+        g[5]["final_position"], "W:Wa1,c3:Be4:Lb3-c3,e5-e4",
+        "{}",
+        g[5]
+    );
 }
 
 /// Drop games (PDN files written by hand): a whole Vilbergen game from the empty board, the end

@@ -204,8 +204,17 @@ const ORTHOGONAL: [Expected; 5] = [
 ];
 
 /// Point-and-line boards (`other.md` §5, §8, rules/README).
-const LINES: [Expected; 2] = [
+const LINES: [Expected; 3] = [
     e("alquerque", "white", (5, 5), A, None, false, "d3-c3"),
+    e(
+        "alquerque-brainking",
+        "white",
+        (5, 5),
+        A,
+        None,
+        false,
+        "d3-c3",
+    ),
     e("seth", "white", (5, 5), A, None, true, "d3-c3"),
 ];
 

@@ -74,6 +74,8 @@ fn rules(stones: u8, dirs: DirSet, goal: &'static str) -> Rules {
         no_reversal: false,
         straight_captures: false,
         capture_may_stop: false,
+        first_jump_along_moves: false,
+        no_return: false,
         opening_removals: vec![],
         stones_in_hand: stones,
         first_drop_off_goal: false,

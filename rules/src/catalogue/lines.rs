@@ -83,6 +83,8 @@ pub(super) fn specs() -> Vec<Spec> {
         no_reversal: false,
         straight_captures: false,
         capture_may_stop: false,
+        first_jump_along_moves: false,
+        no_return: false,
         opening_removals: vec![],
         stones_in_hand: 0,
         first_drop_off_goal: false,
@@ -94,6 +96,20 @@ pub(super) fn specs() -> Vec<Spec> {
             "No source gives a draw rule; the catalogue's safety net is threefold repetition \
              (sideways steps can loop).",
         ),
+    };
+    let brainking = Rules {
+        pieces: [
+            stone(forward_and_sideways, DirSet::ALL, 0),
+            PieceRules::ABSENT,
+            PieceRules::ABSENT,
+        ],
+        first_jump_along_moves: true,
+        no_return: true,
+        draws: draws::repetition_only(
+            "BrainKing gives no draw rule; the catalogue's safety net is threefold repetition \
+             (the position includes each side's last move, for the no-return rule).",
+        ),
+        ..alquerque.clone()
     };
     let mut seth_board = alquerque_board();
     let a1 = seth_board.point(0, 0);
@@ -138,6 +154,34 @@ pub(super) fn specs() -> Vec<Spec> {
                 "A stone on the opponent's base line moves only to capture. No promotion.",
                 "White (South) moves first. A side without stones or moves loses. Draws: \
                  threefold repetition, the catalogue's safety net (no source gives one).",
+            ],
+        ),
+        spec(
+            "alquerque-brainking",
+            "Alquerque, as the German seed's site (BrainKing) plays it",
+            alquerque_board(),
+            brainking,
+            &[
+                "BrainKing table of variants (German seed): Alquerque 5x5, 12 pawns, not promoted",
+                "BrainKing, Alquerque rules (GameRules?tp=53, English and German pages)",
+                "shared/rules/other.md §5",
+            ],
+            None,
+            &[
+                "The Alquerque board and start of `alquerque`; White first.",
+                "A pawn steps forward, sideways or diagonally forward along the lines, never \
+                 backward; a pawn on the opponent's base line makes no more steps, only \
+                 captures (sideways jumps along that line included).",
+                "Captures are compulsory and go on while they can: the first jump goes in a \
+                 direction the pawn may step in (forward, diagonally forward or sideways), the \
+                 later ones in any direction, backward too; free choice among captures; \
+                 captured pawns leave at once.",
+                "A pawn may not go back to the point it came from on its side's previous move \
+                 (the German page: \"Eine Figur kann nicht an den Ort zurückkehren, auf dem \
+                 sie im vorigen Zug gestanden ist\"); a capture that would is not compulsory. \
+                 The FEN's L field keeps each side's last move (`:Lb2-c3,d4-d3`).",
+                "A side without pawns or moves loses. Draws: threefold repetition, the \
+                 catalogue's safety net.",
             ],
         ),
         spec(

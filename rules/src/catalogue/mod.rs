@@ -76,6 +76,8 @@ fn diagonal(
         no_reversal: false,
         straight_captures: false,
         capture_may_stop: false,
+        first_jump_along_moves: false,
+        no_return: false,
         opening_removals: vec![],
         stones_in_hand: 0,
         first_drop_off_goal: false,

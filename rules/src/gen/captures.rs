@@ -383,6 +383,9 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         }
         let mut found = false;
         let mut dirs = pr.captures[self.color].0;
+        if last.is_none() && self.rules.first_jump_along_moves {
+            dirs &= pr.moves[self.color].0;
+        }
         if let Some(l) = last {
             if self.rules.straight_captures {
                 dirs &= 1 << l as u8;

@@ -80,13 +80,28 @@ pub fn generate_paths(
         })?;
         steps
     };
+    let no_return = variant.rules().no_return;
+    if no_return {
+        out.retain(|m| !returns(pos, m));
+    }
     if out.is_empty() {
         steps::quiet_moves(variant.board(), variant.rules(), promo, pos, out);
+        if no_return {
+            out.retain(|m| !returns(pos, m));
+        }
         if out.is_empty() && variant.rules().goal == Goal::NoMovesPasses {
             out.push(Move::PASS);
         }
     }
     budget.charge(1 + steps as u64 + out.len() as u64)
+}
+
+/// Whether `m` takes the piece the side to move moved last back to where it came from (the
+/// no-return rule: such a move is not legal, and a capture it would be is not compulsory).
+#[inline]
+fn returns(pos: &Position, m: &Move) -> bool {
+    pos.last_move(pos.side())
+        .is_some_and(|(from, to)| m.from as usize == to && m.to as usize == from)
 }
 
 /// Whether the side to move of `pos` has a legal move other than a pass, ignoring the end
@@ -109,10 +124,19 @@ pub(crate) fn has_move_but_pass(variant: &Variant, pos: &Position) -> bool {
         &mut out,
     )
     .run(pos);
-    if found.is_err() || !out.is_empty() {
+    if found.is_err() {
+        return true;
+    }
+    if variant.rules().no_return {
+        out.retain(|m| !returns(pos, m));
+    }
+    if !out.is_empty() {
         return true;
     }
     steps::quiet_moves(variant.board(), variant.rules(), promo, pos, &mut out);
+    if variant.rules().no_return {
+        out.retain(|m| !returns(pos, m));
+    }
     !out.is_empty()
 }
 
@@ -198,29 +222,37 @@ pub fn generate_matching(
             std::mem::take(&mut s.named),
         )
     };
-    let found: Vec<Found> = if out.is_empty() {
+    let no_return = variant.rules().no_return;
+    let mut found: Vec<Found> = out
+        .drain(..)
+        .zip(routes)
+        .zip(named)
+        .map(|((mv, route), named)| Found {
+            mv,
+            route: Some(route),
+            named,
+        })
+        .collect();
+    if no_return {
+        found.retain(|f| !returns(pos, &f.mv));
+    }
+    if found.is_empty() {
         steps::quiet_moves(variant.board(), variant.rules(), promo, pos, &mut out);
+        if no_return {
+            out.retain(|m| !returns(pos, m));
+        }
         if out.is_empty() && variant.rules().goal == Goal::NoMovesPasses {
             out.push(Move::PASS);
         }
-        out.into_iter()
+        found = out
+            .into_iter()
             .map(|mv| Found {
                 mv,
                 route: None,
                 named: text == Some(&[mv.from as usize, mv.to as usize][..]),
             })
-            .collect()
-    } else {
-        out.into_iter()
-            .zip(routes)
-            .zip(named)
-            .map(|((mv, route), named)| Found {
-                mv,
-                route: Some(route),
-                named,
-            })
-            .collect()
-    };
+            .collect();
+    }
     budget.charge(1 + steps as u64 + found.len() as u64)?;
     Ok(found)
 }

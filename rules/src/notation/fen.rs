@@ -122,6 +122,25 @@ impl Variant {
                 Some('W') | Some('w') => Color::White,
                 Some('B') | Some('b') => Color::Black,
                 Some('H') | Some('F') | Some('h') | Some('f') => continue,
+                Some('L') | Some('l') => {
+                    // Each side's last move under the no-return rule: `Lb2-b3,-`.
+                    let bad = || FenError {
+                        at,
+                        kind: FenErrorKind::BadField(clip(f)),
+                    };
+                    let (w, b) = chars.as_str().split_once(',').ok_or_else(bad)?;
+                    for (i, m) in [w, b].into_iter().enumerate() {
+                        let m = m.trim();
+                        if m == "-" {
+                            continue;
+                        }
+                        let (a, z) = m.split_once('-').ok_or_else(bad)?;
+                        let a = self.parse_square(a.trim()).ok_or_else(bad)?;
+                        let z = self.parse_square(z.trim()).ok_or_else(bad)?;
+                        setup.last[i] = Some((a, z));
+                    }
+                    continue;
+                }
                 Some('S') | Some('s') => {
                     let bad = || FenError {
                         at,
@@ -218,6 +237,14 @@ impl Variant {
         }
         if pos.hand != [0, 0] {
             out.push_str(&format!(":S{},{}", pos.hand[0], pos.hand[1]));
+        }
+        let last = Color::BOTH.map(|c| {
+            pos.last_move(c)
+                .map(|(a, z)| format!("{}-{}", self.square_name(a), self.square_name(z)))
+        });
+        if last.iter().any(Option::is_some) {
+            let text = last.map(|m| m.unwrap_or_else(|| "-".into()));
+            out.push_str(&format!(":L{},{}", text[0], text[1]));
         }
         out
     }
