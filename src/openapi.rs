@@ -44,9 +44,29 @@ Every error is an RFC 9457 problem document (`application/problem+json`) with a 
 )]
 pub struct ApiDoc;
 
-/// The document as a value.
+/// The document as a value: the derived document, its description completed with the
+/// catalogue (every variant id, from the engine's catalogue itself).
 pub fn document() -> utoipa::openapi::OpenApi {
-    ApiDoc::openapi()
+    let mut doc = ApiDoc::openapi();
+    let ids: Vec<String> = arbiter_rules::variants()
+        .iter()
+        .map(|v| format!("`{}`", v.id()))
+        .collect();
+    let extra = format!(
+        "\n\nVariants ({}; `GET /v1/variants` describes each): {}.\n\n\
+         Squares are numbers or algebraic names (`c3`); point-and-line boards name their \
+         points the same way (`board.points` in a variant's description). Drop games add the \
+         stones still in hand to the FEN (`W:Wc2:Ba1:S3,3`) and write a drop `*c2`; a blocked \
+         side in Hageby plays `pass`; BrainKing's Alquerque keeps each side's last move \
+         (`:Lb3-c3,e5-e4`); Konane's opening removals are `xd5`, Dameo's line moves go from \
+         tail to the square in front of the head (`c1-c4`).",
+        ids.len(),
+        ids.join(", ")
+    );
+    if let Some(d) = doc.info.description.as_mut() {
+        d.push_str(&extra);
+    }
+    doc
 }
 
 /// The document as pretty-printed JSON (what `arbiter openapi` prints).

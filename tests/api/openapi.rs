@@ -138,3 +138,15 @@ async fn response_examples_match_the_engine() {
         assert!(found, "MoveInfo example {example} is not a real move");
     }
 }
+
+#[test]
+fn the_document_names_every_variant() {
+    let doc: Value = serde_json::from_str(&arbiter::openapi::document_json()).unwrap();
+    let description = doc["info"]["description"].as_str().unwrap();
+    for id in arbiter_rules::ids() {
+        assert!(
+            description.contains(&format!("`{id}`")),
+            "{id} missing from the API description"
+        );
+    }
+}
