@@ -226,8 +226,7 @@ impl std::fmt::Display for PositionError {
             ),
             PositionError::BadLastMove { color, to } => write!(
                 f,
-                "{color}'s last move must go from one point to another and end on a piece of \
-                 {color}'s, but {to} is not one"
+                "{color}'s last move must end on a piece of {color}'s, but {to} is not one"
             ),
             PositionError::NoDrops => write!(
                 f,
@@ -446,7 +445,9 @@ impl Variant {
             if !self.rules().no_return {
                 return Err(PositionError::NoLastMoves);
             }
-            if !p.side_pieces(color).contains(to) || from == to {
+            // `from == to` is a capture that came round to the point it started from
+            // (Alquerque's a1xc1xa3xa1): the piece may not come back there next time either.
+            if !p.side_pieces(color).contains(to) {
                 return Err(PositionError::BadLastMove {
                     color: color.name(),
                     to: self.square_name(to),
