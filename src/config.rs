@@ -106,6 +106,15 @@ pub struct ServeArgs {
         default_value = "text"
     )]
     pub log_format: LogFormat,
+    /// Origins allowed to call the API from a web page (CORS): `*` for any (the default:
+    /// every answer is public and no credentials are used), `none` for no CORS headers, or a
+    /// comma-separated list such as `https://a.example,https://b.example`.
+    #[arg(long, env = "ARBITER_CORS_ORIGINS", default_value = "*")]
+    pub cors_origins: String,
+    /// Also write the probes (`/healthz`, `/readyz`) and `/metrics` to the access log.
+    #[arg(long, env = "ARBITER_LOG_PROBES", default_value_t = false,
+          action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
+    pub log_probes: bool,
 }
 
 fn parse_body_limit(s: &str) -> Result<usize, String> {
@@ -142,6 +151,11 @@ impl ServeArgs {
                 work_budget: self.work_budget,
                 pdn_work_budget: self.pdn_work_budget,
                 ..crate::engine::EngineConfig::default()
+            },
+            http: crate::http::HttpConfig {
+                log_probes: self.log_probes,
+                cors_origins: crate::http::HttpConfig::parse_origins(&self.cors_origins),
+                request_timeout: None,
             },
         }
     }
@@ -190,6 +204,8 @@ pub struct Config {
     pub shutdown: ShutdownFlag,
     /// Engine slots and work budgets.
     pub engine: crate::engine::EngineConfig,
+    /// CORS origins and the access log.
+    pub http: crate::http::HttpConfig,
 }
 
 impl Config {
@@ -206,6 +222,7 @@ impl Config {
             shutdown_delay: Duration::ZERO,
             shutdown: ShutdownFlag::default(),
             engine: crate::engine::EngineConfig::default(),
+            http: crate::http::HttpConfig::default(),
         }
     }
 }

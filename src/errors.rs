@@ -86,8 +86,9 @@ pub struct ApiError {
     problem: Box<Problem>,
     allow: Option<&'static str>,
     retry_after: Option<u64>,
-    /// Set on errors answered outside the request-id middleware (the request timeout).
-    request_id: Option<String>,
+    /// Headers to answer with besides the problem's own (the request id and the version on
+    /// the request-timeout answer, made outside the middleware that adds them elsewhere).
+    headers: Vec<(&'static str, String)>,
 }
 
 impl ApiError {
@@ -113,13 +114,13 @@ impl ApiError {
             }),
             allow: None,
             retry_after: None,
-            request_id: None,
+            headers: Vec::new(),
         }
     }
 
-    /// The request id to answer with (for errors answered outside the request-id middleware).
-    pub fn with_request_id(mut self, id: Option<String>) -> Self {
-        self.request_id = id;
+    /// Adds a header to the answer.
+    pub fn with_header(mut self, name: &'static str, value: &str) -> Self {
+        self.headers.push((name, value.to_string()));
         self
     }
 
@@ -429,8 +430,8 @@ impl ResponseError for ApiError {
         if let Some(secs) = self.retry_after {
             res.insert_header((header::RETRY_AFTER, secs.to_string()));
         }
-        if let Some(id) = &self.request_id {
-            res.insert_header((crate::REQUEST_ID_HEADER, id.as_str()));
+        for (name, value) in &self.headers {
+            res.insert_header((*name, value.as_str()));
         }
         let body = serde_json::to_vec(&self.problem).unwrap_or_else(|_| b"{}".to_vec());
         res.body(body)

@@ -8,6 +8,7 @@ pub mod api;
 pub mod config;
 pub mod engine;
 pub mod errors;
+pub mod http;
 pub mod lifecycle;
 pub mod metrics;
 pub mod openapi;
@@ -17,18 +18,16 @@ pub mod telemetry;
 use std::net::TcpListener;
 
 use actix_service::{IntoServiceFactory, ServiceFactoryExt};
-use actix_web::dev::{Server, Service};
-use actix_web::http::header::{HeaderName, HeaderValue};
-use actix_web::middleware::ErrorHandlers;
-use actix_web::{web, App, HttpMessage, HttpRequest, HttpResponse};
-use tracing_actix_web::{RequestId, TracingLogger};
+use actix_web::dev::Server;
+use actix_web::middleware::{Condition, ErrorHandlers};
+use actix_web::{web, App, HttpRequest, HttpResponse};
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::config::{BodyLimit, Config};
 use crate::errors::ApiError;
 
 /// The response header carrying the request id.
-pub const REQUEST_ID_HEADER: &str = "x-request-id";
+pub const REQUEST_ID_HEADER: &str = http::REQUEST_ID_HEADER;
 
 /// The servers of one process: the API, and the admin listener if one is configured.
 pub struct Servers {
@@ -83,27 +82,31 @@ pub fn build_servers(config: &Config) -> std::io::Result<Servers> {
 fn admin_server(addr: &str, config: &Config, shared: Shared) -> std::io::Result<(Server, u16)> {
     let listener = TcpListener::bind(addr)?;
     let port = listener.local_addr()?.port();
+    let http_config = web::Data::new(config.http.clone());
     let server = actix_web::HttpServer::new(move || {
         App::new()
             .app_data(shared.shutdown.clone())
             .app_data(shared.metrics.clone())
             .app_data(shared.engine.clone())
+            .app_data(http_config.clone())
             .wrap(ErrorHandlers::new().default_handler(errors::ensure_problem))
             .wrap(actix_web::middleware::from_fn(metrics::record))
+            .wrap(actix_web::middleware::from_fn(http::representation))
+            .wrap(actix_web::middleware::from_fn(http::frame))
             .service(
                 web::resource("/healthz")
                     .route(web::get().to(api::health::healthz))
-                    .default_service(api::not_allowed("GET")),
+                    .default_service(api::not_allowed(api::GET)),
             )
             .service(
                 web::resource("/readyz")
                     .route(web::get().to(api::health::readyz))
-                    .default_service(api::not_allowed("GET")),
+                    .default_service(api::not_allowed(api::GET)),
             )
             .service(
                 web::resource("/metrics")
                     .route(web::get().to(metrics::metrics))
-                    .default_service(api::not_allowed("GET")),
+                    .default_service(api::not_allowed(api::GET)),
             )
             .default_service(web::to(|req: HttpRequest| async move {
                 Err::<HttpResponse, ApiError>(ApiError::not_found(req.path()))
@@ -129,12 +132,20 @@ fn api_server(config: &Config, shared: Shared) -> std::io::Result<(Server, u16)>
         metrics,
         engine,
     } = shared;
+    let http_config = web::Data::new(http::HttpConfig {
+        request_timeout: Some(request_timeout),
+        ..config.http.clone()
+    });
+    let compress_cache = web::Data::new(http::CompressCache::default());
+    let cors_enabled = !matches!(&config.http.cors_origins, Some(list) if list.is_empty());
     let make_app = move || {
         App::new()
             .app_data(BodyLimit(body_limit))
             .app_data(shutdown.clone())
             .app_data(metrics.clone())
             .app_data(engine.clone())
+            .app_data(http_config.clone())
+            .app_data(compress_cache.clone())
             .app_data(
                 web::JsonConfig::default()
                     .limit(body_limit)
@@ -143,41 +154,35 @@ fn api_server(config: &Config, shared: Shared) -> std::io::Result<(Server, u16)>
             .app_data(web::PayloadConfig::new(body_limit))
             .app_data(web::QueryConfig::default().error_handler(errors::query_config_error))
             .app_data(web::PathConfig::default().error_handler(errors::path_config_error))
-            .wrap(actix_web::middleware::from_fn(move |req, next| {
-                lifecycle::timeout(request_timeout, req, next)
-            }))
-            .wrap(ErrorHandlers::new().default_handler(errors::ensure_problem))
+            // Innermost first: metrics, ETags and compression, CORS, problem documents for
+            // whatever actix answers itself, then the request id, HEAD, the request timeout
+            // and the access log around everything.
             .wrap(actix_web::middleware::from_fn(metrics::record))
-            .wrap_fn(|req, srv| {
-                let id = req.extensions().get::<RequestId>().map(|id| id.to_string());
-                let fut = srv.call(req);
-                async move {
-                    let mut res = fut.await?;
-                    if let Some(value) = id.and_then(|id| HeaderValue::from_str(&id).ok()) {
-                        res.headers_mut()
-                            .insert(HeaderName::from_static(REQUEST_ID_HEADER), value);
-                    }
-                    Ok(res)
-                }
-            })
-            .wrap(TracingLogger::default())
+            .wrap(actix_web::middleware::from_fn(http::representation))
+            .wrap(Condition::new(cors_enabled, http::cors(&http_config)))
+            .wrap(ErrorHandlers::new().default_handler(errors::ensure_problem))
+            .wrap(actix_web::middleware::from_fn(http::frame))
             .configure(api::configure)
             .service(
                 web::resource("/metrics")
                     .route(web::get().to(metrics::metrics))
-                    .default_service(api::not_allowed("GET")),
+                    .default_service(api::not_allowed(api::GET)),
             )
             .service(
-                SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", doc.clone()),
+                SwaggerUi::new("/swagger-ui/{_:.*}")
+                    .url("/api-docs/openapi.json", doc.clone())
+                    .config(
+                        utoipa_swagger_ui::Config::from("/api-docs/openapi.json")
+                            .validator_url("none")
+                            .try_it_out_enabled(true),
+                    ),
             )
             .service(web::resource("/swagger-ui").route(web::get().to(|| async {
                 HttpResponse::PermanentRedirect()
                     .insert_header(("Location", "/swagger-ui/"))
                     .finish()
             })))
-            .default_service(web::to(|req: HttpRequest| async move {
-                Err::<HttpResponse, ApiError>(ApiError::not_found(req.path()))
-            }))
+            .default_service(web::to(api::fallback))
     };
     let local_addr = listener.local_addr()?;
     let keep_alive = if config.keep_alive.is_zero() {

@@ -58,8 +58,9 @@ pub struct Metrics {
     inner: Mutex<Inner>,
 }
 
-fn method_label(m: &actix_web::http::Method) -> &'static str {
-    match m.as_str() {
+/// The method label of a method name (`OTHER` for a non-standard one).
+pub fn method_label(m: &str) -> &'static str {
+    match m {
         "GET" => "GET",
         "POST" => "POST",
         "PUT" => "PUT",
@@ -185,7 +186,7 @@ pub async fn record(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody + 'static>, actix_web::Error> {
     let started = Instant::now();
-    let method = method_label(req.method());
+    let method = method_label(req.method().as_str());
     let metrics = req.app_data::<web::Data<Metrics>>().cloned();
     let pattern = req.request().resource_map().match_pattern(req.path());
     let res = match next.call(req).await {

@@ -2,10 +2,12 @@
 //!
 //! `ARBITER_LOG`, else `RUST_LOG`, filters (default `info`); `ARBITER_LOG_FORMAT=json` writes one JSON object per
 //! line, anything else human-readable lines. Each request runs in a span carrying its request
-//! id (tracing-actix-web), which is also returned in the `x-request-id` response header; the
-//! span is logged when it closes, with the status code and latency.
+//! id (the client's `X-Request-Id`, or a new one), which is also returned in the
+//! `x-request-id` response header; when it is answered, one access-log event (target
+//! `arbiter::access`) gives its method, route, target, status and latency. The probes and
+//! `/metrics` are left out of the access log unless `ARBITER_LOG_PROBES` is set
+//! ([`crate::http::frame`]).
 
-use tracing_subscriber::fmt::format::FmtSpan;
 use tracing_subscriber::EnvFilter;
 
 use crate::config::LogFormat;
@@ -17,7 +19,6 @@ pub fn init(format: LogFormat) {
         .unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_span_events(FmtSpan::CLOSE)
         .with_target(true)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()));
     let _ = match format {

@@ -193,6 +193,14 @@ fn reason_words(variant: &Variant, j: &Judgement) -> String {
                 j.decided_at_ply.unwrap_or(0)
             )
         }
+        Some(Reason::NoPieces) => {
+            let side = j.final_position.side().opponent();
+            format!(
+                "{} has no piece left after ply {}",
+                capitalised(side),
+                j.decided_at_ply.unwrap_or(0)
+            )
+        }
         Some(Reason::End(code)) => {
             let rule = variant.rules().ends.iter().find(|e| e.code == code);
             format!(

@@ -21,6 +21,10 @@ use crate::variant::Variant;
 pub enum Reason {
     /// The side to move has no legal move (no pieces, or all blocked).
     NoLegalMoves,
+    /// The side *not* to move has no piece left (and none in hand): the game ended with the
+    /// move that took its last piece. Only a position sent as a FEN can show it, since after
+    /// that move the pieceless side is the one to move ([`Reason::NoLegalMoves`]).
+    NoPieces,
     /// An end rule of the variant (decides on the position alone).
     End(EndCode),
     /// A draw rule of the variant.
@@ -32,6 +36,7 @@ impl Reason {
     pub fn code(self) -> &'static str {
         match self {
             Reason::NoLegalMoves => "NO_LEGAL_MOVES",
+            Reason::NoPieces => "NO_PIECES",
             Reason::End(c) => c.code(),
             Reason::Draw(c) => c.code(),
         }
@@ -71,6 +76,15 @@ pub fn status_within(
         return Ok(match outcome {
             EndOutcome::Win(winner) => Status::Won { winner, reason },
             EndOutcome::Draw => Status::Drawn { reason },
+        });
+    }
+    let other = pos.side().opponent();
+    if variant.has_nothing(pos, other) {
+        return Ok(Status::Won {
+            // The pieceless side is the one that would have no move: it loses, or wins in
+            // the anti variants.
+            winner: variant.no_moves_winner(other),
+            reason: Reason::NoPieces,
         });
     }
     if variant.legal_moves_within(pos, budget)?.is_empty() {

@@ -372,6 +372,19 @@ impl Variant {
         }
     }
 
+    /// Where a cell comes in the documented order of squares: the numeric name on boards
+    /// written with numbers; on algebraic boards file by file, each from rank 1 up (a1, a2,
+    /// ..., b1, ...), which is the alphabetical order of the names on boards with at most 9
+    /// ranks. Move lists are sorted by it ([`Variant::describe_moves`]).
+    pub fn square_order(&self, cell: usize) -> u16 {
+        if self.spec.algebraic {
+            let (x, y) = self.board.xy(cell);
+            x as u16 * self.board.height() as u16 + y as u16
+        } else {
+            self.numbers[cell]
+        }
+    }
+
     /// Numeric name of a cell (every variant has one, even algebraic ones).
     pub fn square_number(&self, cell: usize) -> u16 {
         self.numbers[cell]
@@ -572,11 +585,20 @@ impl Variant {
         p
     }
 
-    /// Whether an end rule of the variant has decided `pos` (such a position has no legal
-    /// moves). Costs one test of an empty list for variants without end rules.
+    /// Whether the game is over in `pos` before any move: an end rule of the variant decides
+    /// it, or the side not to move has nothing left. Such a position has no legal moves.
+    /// Costs a test of an empty list and of an empty set for variants without end rules.
     #[inline(always)]
     pub fn decided(&self, pos: &Position) -> bool {
-        !self.spec.rules.ends.is_empty() && self.end_rule(pos).is_some()
+        (!self.spec.rules.ends.is_empty() && self.end_rule(pos).is_some())
+            || self.has_nothing(pos, pos.side().opponent())
+    }
+
+    /// Whether `color` has no piece on the board and none in hand: it has lost everything
+    /// (the game is over, [`crate::Reason::NoPieces`] when it is not the side to move).
+    #[inline(always)]
+    pub fn has_nothing(&self, pos: &Position, color: Color) -> bool {
+        pos.side_pieces(color).is_empty() && pos.hand(color) == 0
     }
 
     /// The opening removal step that applies in `pos`, if any: step `i` of

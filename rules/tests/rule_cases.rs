@@ -132,6 +132,11 @@ fn run_case(case: &Case) {
                     "{ctx}: expected exactly these moves, the engine has {all:?}"
                 );
             }
+            "order" => {
+                let got: Vec<&str> = legal.iter().map(|d| d.notation.as_str()).collect();
+                let want: Vec<&str> = rest.split_whitespace().collect();
+                assert_eq!(got, want, "{ctx}: the documented order of the move list");
+            }
             "distinct" => {
                 let named: Vec<_> = rest
                     .split_whitespace()

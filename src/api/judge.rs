@@ -323,6 +323,15 @@ pub(crate) fn describe_reason(v: &Variant, j: &Judgement, reason: Reason) -> Str
                 winner.name()
             )
         }
+        Reason::NoPieces => {
+            let side = j.final_position.side().opponent();
+            let winner = v.no_moves_winner(side);
+            format!(
+                "{} has no piece left, so {} wins",
+                side.name(),
+                winner.name()
+            )
+        }
         Reason::End(code) => {
             let rule = v.rules().ends.iter().find(|e| e.code == code);
             let winner = match j.verdict {

@@ -22,49 +22,58 @@ use utoipa::ToSchema;
 
 use crate::errors::ApiError;
 
+/// `Allow` of a resource read with GET (HEAD is answered on every GET resource).
+pub const GET: &str = "GET, HEAD";
+
+/// `Allow` of a resource read with GET and POST.
+pub const GET_POST: &str = "GET, HEAD, POST";
+
+/// `Allow` of a resource used with POST only.
+pub const POST: &str = "POST";
+
 /// Registers every API resource. Each path is a `web::resource` whose default service
 /// answers 405 with an `Allow` header.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::resource("/v1/variants")
             .route(web::get().to(variants::list_variants))
-            .default_service(not_allowed("GET")),
+            .default_service(not_allowed(GET)),
     )
     .service(
         web::resource("/v1/variants/{variant}")
             .route(web::get().to(variants::get_variant))
-            .default_service(not_allowed("GET")),
+            .default_service(not_allowed(GET)),
     )
     .service(
         web::resource("/v1/variants/{variant}/moves")
             .route(web::get().to(moves::get_moves))
             .route(web::post().to(moves::post_moves))
-            .default_service(not_allowed("GET, POST")),
+            .default_service(not_allowed(GET_POST)),
     )
     .service(
         web::resource("/v1/variants/{variant}/play")
             .route(web::post().to(play::play))
-            .default_service(not_allowed("POST")),
+            .default_service(not_allowed(POST)),
     )
     .service(
         web::resource("/v1/variants/{variant}/judge")
             .route(web::post().to(judge::judge))
-            .default_service(not_allowed("POST")),
+            .default_service(not_allowed(POST)),
     )
     .service(
         web::resource("/v1/judge/pdn")
             .route(web::post().to(pdn::judge_pdn))
-            .default_service(not_allowed("POST")),
+            .default_service(not_allowed(POST)),
     )
     .service(
         web::resource("/healthz")
             .route(web::get().to(health::healthz))
-            .default_service(not_allowed("GET")),
+            .default_service(not_allowed(GET)),
     )
     .service(
         web::resource("/readyz")
             .route(web::get().to(health::readyz))
-            .default_service(not_allowed("GET")),
+            .default_service(not_allowed(GET)),
     );
 }
 
@@ -76,6 +85,19 @@ pub fn not_allowed(allow: &'static str) -> actix_web::Route {
             allow,
         ))
     })
+}
+
+/// What answers a request no resource took: 405 for the documentation's own paths (the API
+/// document and Swagger UI, read with GET and HEAD only), 404 for any other path.
+pub async fn fallback(req: HttpRequest) -> Result<actix_web::HttpResponse, ApiError> {
+    let path = req.path();
+    let docs = path == "/api-docs/openapi.json"
+        || path == "/swagger-ui"
+        || path.starts_with("/swagger-ui/");
+    if docs && req.method() != actix_web::http::Method::GET {
+        return Err(ApiError::method_not_allowed(req.method().as_str(), GET));
+    }
+    Err(ApiError::not_found(path))
 }
 
 /// The variant with this id, or the 404 problem listing the known ids.

@@ -176,7 +176,7 @@ fn slow_body(port: u16, pause: Duration, finish: bool) -> String {
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     let body = br#"{"position": "W:W31-50:B1-20"}"#;
     let head = format!(
-        "POST /v1/variants/international/moves HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "POST /v1/variants/international/moves HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nX-Request-Id: slow-client-7\r\nOrigin: https://page.example\r\nConnection: close\r\n\r\n",
         body.len()
     );
     s.write_all(head.as_bytes()).unwrap();
@@ -207,6 +207,13 @@ async fn a_request_over_the_request_timeout_is_answered_503() {
     assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
     assert!(answer.contains("application/problem+json"), "{answer}");
     assert!(answer.contains(r#""code":"request-timeout""#), "{answer}");
+    // Like every answer: the client's request id, the version, and CORS for a web page.
+    assert!(answer.contains("x-request-id: slow-client-7"), "{answer}");
+    assert!(answer.contains("x-arbiter-version: "), "{answer}");
+    assert!(
+        answer.contains("access-control-allow-origin: *"),
+        "{answer}"
+    );
     assert!(started.elapsed() < Duration::from_secs(10));
     let metrics = app.get("/metrics").await.text().await.unwrap();
     assert!(

@@ -120,13 +120,16 @@ async fn unknown_path_is_a_404_problem() {
 async fn wrong_method_is_a_405_with_allow() {
     let app = spawn_app().await;
     let cases = [
-        ("DELETE", "/v1/variants", "GET"),
-        ("POST", "/v1/variants/international", "GET"),
-        ("PUT", "/v1/variants/international/moves", "GET, POST"),
+        ("DELETE", "/v1/variants", "GET, HEAD"),
+        ("POST", "/v1/variants/international", "GET, HEAD"),
+        ("PUT", "/v1/variants/international/moves", "GET, HEAD, POST"),
         ("GET", "/v1/variants/international/play", "POST"),
         ("GET", "/v1/variants/international/judge", "POST"),
-        ("POST", "/healthz", "GET"),
-        ("POST", "/readyz", "GET"),
+        ("POST", "/healthz", "GET, HEAD"),
+        ("POST", "/readyz", "GET, HEAD"),
+        ("POST", "/api-docs/openapi.json", "GET, HEAD"),
+        ("POST", "/swagger-ui/", "GET, HEAD"),
+        ("DELETE", "/swagger-ui/index.css", "GET, HEAD"),
     ];
     for (method, path, allow) in cases {
         let res = app

@@ -201,10 +201,37 @@ impl Variant {
         Ok(self.describe(&found))
     }
 
+    /// Describes every move of `found`, in the documented order of move lists: by start
+    /// square, then end square ([`Variant::square_order`]), then the captured squares in
+    /// that order (the fewest first when one set begins the other), then a move that crowns
+    /// after one that does not; a pass comes last.
     fn describe(&self, found: &[Found]) -> Vec<DescribedMove> {
-        (0..found.len())
+        let mut out: Vec<DescribedMove> = (0..found.len())
             .map(|i| self.describe_one(found, i))
-            .collect()
+            .collect();
+        self.sort_moves(&mut out);
+        out
+    }
+
+    /// Sorts described moves in the documented order (see [`Variant::describe`]).
+    pub fn sort_moves(&self, moves: &mut [DescribedMove]) {
+        let square = |c: u8| {
+            if c == crate::board::NONE {
+                u16::MAX
+            } else {
+                self.square_order(c as usize)
+            }
+        };
+        moves.sort_by_cached_key(|d| {
+            let mut captured: Vec<u16> = d.mv.captured.iter().map(|c| square(c as u8)).collect();
+            captured.sort_unstable();
+            (
+                square(d.mv.from),
+                square(d.mv.to),
+                captured,
+                d.mv.is_promotion(),
+            )
+        });
     }
 
     /// Describes `found[i]` (the others decide whether its short form is ambiguous).
@@ -312,10 +339,12 @@ impl Variant {
                 .one_of(pos, text, &found, matching, partial)
                 .map(|d| vec![d]);
         }
-        Ok(matching
+        let mut moves: Vec<DescribedMove> = matching
             .into_iter()
             .map(|i| self.describe_one(&found, i))
-            .collect())
+            .collect();
+        self.sort_moves(&mut moves);
+        Ok(moves)
     }
 
     /// The legal captures of which `text` is an *incomplete* long form: start and end right,
@@ -413,12 +442,16 @@ impl Variant {
                 };
                 Err(MoveError::Illegal { reason, legal })
             }
-            _ => Err(MoveError::Ambiguous {
-                candidates: matching
+            _ => {
+                let mut moves: Vec<DescribedMove> = matching
                     .iter()
-                    .map(|&i| self.describe_one(found, i).long)
-                    .collect(),
-            }),
+                    .map(|&i| self.describe_one(found, i))
+                    .collect();
+                self.sort_moves(&mut moves);
+                Err(MoveError::Ambiguous {
+                    candidates: moves.into_iter().map(|d| d.long).collect(),
+                })
+            }
         }
     }
 }
