@@ -42,7 +42,7 @@ pub struct Problem {
     #[schema(example = 422)]
     pub status: u16,
     /// Human-readable explanation of this occurrence.
-    #[schema(example = "move 0 ('32-23'): illegal move: 32-23 does not match any legal move")]
+    #[schema(example = "ply 1 ('32-23'): illegal move: 32-23 does not match any legal move")]
     pub detail: String,
     /// Stable machine-readable code (the last segment of `type`).
     #[schema(example = "illegal-move")]
@@ -58,10 +58,11 @@ pub struct Problem {
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     #[schema(example = "32-23")]
     pub move_text: Option<String>,
-    /// Move problems: 0-based index of the move in the request (0 for `move`).
+    /// Move problems: the 1-based ply of the move in the request (1 for `move`; in a list,
+    /// its position counted from 1), as `/judge` counts plies.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(example = 0)]
-    pub index: Option<usize>,
+    #[schema(example = 1)]
+    pub ply: Option<usize>,
     /// Move problems: why the move was refused.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -105,7 +106,7 @@ impl ApiError {
                 field: None,
                 known_variants: None,
                 move_text: None,
-                index: None,
+                ply: None,
                 reason: None,
                 legal_moves: None,
                 candidates: None,
@@ -226,10 +227,11 @@ impl ApiError {
         e
     }
 
-    /// 422 (or the capture-limit problem): a move that does not name exactly one legal move.
-    pub fn bad_move(index: usize, text: &str, err: MoveError) -> Self {
+    /// 422 (or the capture-limit problem): a move that does not name exactly one legal move;
+    /// `ply` is its 1-based place in the request.
+    pub fn bad_move(ply: usize, text: &str, err: MoveError) -> Self {
         let reason = err.to_string();
-        let detail = format!("move {index} ('{}'): {reason}", clip(text));
+        let detail = format!("ply {ply} ('{}'): {reason}", clip(text));
         let (code, title, legal, candidates) = match err {
             MoveError::Gen(g) => return ApiError::engine(&g),
             MoveError::Syntax { .. } | MoveError::UnknownSquare { .. } => {
@@ -242,7 +244,7 @@ impl ApiError {
         };
         let mut e = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, title, detail);
         e.problem.move_text = Some(clip(text));
-        e.problem.index = Some(index);
+        e.problem.ply = Some(ply);
         e.problem.reason = Some(reason);
         e.problem.legal_moves = legal;
         e.problem.candidates = candidates;
@@ -389,9 +391,12 @@ impl ApiError {
         e
     }
 
-    /// A problem for a status produced outside the handlers.
+    /// A problem for a status produced outside the handlers. Its title is the status's reason
+    /// phrase written like every other title ("Not found", "Request header fields too large").
     pub fn from_status(status: StatusCode) -> Self {
-        let title = status.canonical_reason().unwrap_or("Error");
+        let reason = status.canonical_reason().unwrap_or("Error");
+        let title = sentence_case(reason);
+        let title = title.as_str();
         let code = match status.as_u16() {
             400 => "bad-request",
             404 => "not-found",
@@ -438,6 +443,22 @@ impl ResponseError for ApiError {
     }
 }
 
+/// "Request Header Fields Too Large" → "Request header fields too large" (acronyms such as
+/// "URI" kept).
+fn sentence_case(text: &str) -> String {
+    text.split(' ')
+        .enumerate()
+        .map(|(i, w)| {
+            if i == 0 || w.len() > 1 && w.chars().all(|c| c.is_ascii_uppercase()) {
+                w.to_string()
+            } else {
+                w.to_lowercase()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Shortens client text quoted in messages.
 pub fn clip(s: &str) -> String {
     let mut out: String = s.chars().take(60).collect();
@@ -458,7 +479,11 @@ pub fn json_error(err: serde_path_to_error::Error<serde_json::Error>) -> ApiErro
             } else {
                 format!("field '{path}': ")
             };
-            let mut e = ApiError::invalid_body(format!("{at}{inner}"));
+            // serde calls an enum's values "variants", which reads as draughts variants here.
+            let message = inner
+                .to_string()
+                .replace("unknown variant", "unknown value");
+            let mut e = ApiError::invalid_body(format!("{at}{message}"));
             if !at.is_empty() {
                 e = e.with_field(&path);
             }
@@ -487,7 +512,17 @@ pub fn json_config_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web
 
 /// Error handler of actix's `QueryConfig`.
 pub fn query_config_error(err: QueryPayloadError, _req: &HttpRequest) -> actix_web::Error {
-    ApiError::invalid_query(err).into()
+    let message = err
+        .to_string()
+        .replace("Query deserialize error: ", "")
+        .replace("unknown field", "unknown parameter")
+        .replace(
+            ", there are no fields",
+            "; this resource takes no query parameters",
+        )
+        .replace(", expected one of", "; the parameters are")
+        .replace("unknown variant", "unknown value");
+    ApiError::invalid_query(message).into()
 }
 
 /// Error handler of actix's `PathConfig`.

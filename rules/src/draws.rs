@@ -137,10 +137,32 @@ pub struct DrawRule {
 }
 
 impl DrawRule {
-    /// A readable statement of the trigger.
+    /// A readable statement of the rule: its code, whether it is automatic or claimable, its
+    /// trigger and its source text.
     pub fn describe(&self) -> String {
         let how = if self.claim { "claimable" } else { "automatic" };
-        let trigger = match &self.kind {
+        format!(
+            "{} ({how}): {}. {}",
+            self.code.code(),
+            self.trigger(),
+            self.text
+        )
+    }
+
+    /// The rule's limit and its unit: `(occurrences, "occurrences")` for a repetition,
+    /// `(plies, "plies")` for the counted rules.
+    pub fn limit(&self) -> (u16, &'static str) {
+        match &self.kind {
+            DrawKind::Repetition { occurrences } => (*occurrences as u16, "occurrences"),
+            DrawKind::NoProgress { plies, .. }
+            | DrawKind::Balance { plies, .. }
+            | DrawKind::Endgame { plies, .. } => (*plies, "plies"),
+        }
+    }
+
+    /// A readable statement of what triggers the rule.
+    pub fn trigger(&self) -> String {
+        match &self.kind {
             DrawKind::Repetition { occurrences } => {
                 format!("the same position with the same side to move occurs {occurrences} times")
             }
@@ -181,8 +203,7 @@ impl DrawRule {
                     plies / 2
                 )
             }
-        };
-        format!("{} ({how}): {trigger}. {}", self.code.code(), self.text)
+        }
     }
 }
 

@@ -865,13 +865,18 @@ impl Variant {
             Goal::NoMovesWins => "the side to move with no legal move wins",
             Goal::NoMovesPasses => "the side to move with no legal move passes (the move \"pass\")",
         };
+        let nothing_left = match r.goal {
+            Goal::NoMovesWins => "a side with no piece left (and none in hand) has won",
+            Goal::NoMovesLoses | Goal::NoMovesPasses => {
+                "a side with no piece left (and none in hand) has lost"
+            }
+        };
         out.push((
             "end_of_game",
             if r.ends.is_empty() {
-                no_moves.into()
+                format!("{no_moves}; {nothing_left}")
             } else {
-                let ends: Vec<String> = r.ends.iter().map(|e| e.describe()).collect();
-                format!("{} | otherwise {no_moves}", ends.join(" | "))
+                format!("the end rules first (end_rules), then: {no_moves}; {nothing_left}")
             },
         ));
         out.push((
@@ -879,11 +884,10 @@ impl Variant {
             if r.draws.is_empty() {
                 "none: no position is drawn by rule".into()
             } else {
-                r.draws
-                    .iter()
-                    .map(|d| d.describe())
-                    .collect::<Vec<_>>()
-                    .join(" | ")
+                format!(
+                    "{} rule(s), applied in the order of draw_rules",
+                    r.draws.len()
+                )
             },
         ));
         out

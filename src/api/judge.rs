@@ -13,8 +13,9 @@ use super::{check_move_count, find_variant, JsonBody, Side};
 use crate::engine::{Engine, Work};
 use crate::errors::{ApiError, Problem};
 
-/// A result declared by the players or the tournament software.
+/// A result declared by the players or the tournament software (a game record's `Result`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = DeclaredResult)]
 pub enum ClaimedResult {
     #[serde(rename = "white_wins")]
     WhiteWins,
@@ -137,7 +138,7 @@ impl From<&RecordWarning> for RecordWarningDto {
 #[schema(example = json!({
     "start_position": "W:W31-50:B1-20",
     "moves": ["32-28", "19-23", "28x19", "14x23"],
-    "claimed_result": "1-1"
+    "declared_result": "1-1"
 }))]
 pub struct JudgeRequest {
     /// FEN of the position the game starts from; omitted = the variant's start position.
@@ -148,12 +149,13 @@ pub struct JudgeRequest {
     /// per-game bound as a game of `POST /v1/judge/pdn`, and the same `too-many-moves` code).
     #[schema(example = json!(["32-28", "19-23", "28x19", "14x23"]))]
     pub moves: Vec<String>,
-    /// The declared result to check: `white_wins`, `black_wins`, `draw` or a PDN result
-    /// (`1-0`, `0-1`, `1/2-1/2`, `2-0`, `0-2`, `1-1`, `0-0`, `*`), its figures read by
-    /// `result_convention`.
+    /// The declared result to check (a game record's `Result`): `white_wins`, `black_wins`,
+    /// `draw` or a PDN result (`1-0`, `0-1`, `1/2-1/2`, `2-0`, `0-2`, `1-1`, `0-0`, `*`), its
+    /// figures read by `result_convention`. (`claimed_result`, its former name, is read too.)
     #[schema(example = "1-1")]
-    pub claimed_result: Option<ClaimedResult>,
-    /// Whose score the PDN results (`claimed_result` and the answer's `result`) write first;
+    #[serde(alias = "claimed_result")]
+    pub declared_result: Option<ClaimedResult>,
+    /// Whose score the PDN results (`declared_result` and the answer's `result`) write first;
     /// `first-mover` when omitted.
     #[schema(example = "first-mover")]
     pub result_convention: Option<ResultConventionDto>,
@@ -241,18 +243,17 @@ pub struct ClaimableDraw {
     pub ply: usize,
 }
 
-/// The judge's view of a claimed result.
+/// Whether a declared result agrees with the moves (`/judge` and `/judge/pdn`).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-pub struct Claim {
-    /// The claimed result as sent.
-    #[schema(example = "1-1")]
-    pub claimed: String,
-    /// Whether the moves prove the claim: true, false, or null when the moves cannot confirm
-    /// it (the game is undecided, so the result must come from resignation, time or
-    /// agreement; or the record has an illegal move).
-    #[schema(example = json!(null))]
+pub struct Agreement {
+    /// true: the moves show the declared result; false: they show another one; null: the
+    /// moves cannot confirm it (the game is undecided, so the result must come from
+    /// resignation, time or agreement; or the record has an illegal move; or no result was
+    /// declared).
+    #[schema(example = true)]
     pub agrees: Option<bool>,
     /// Explanation.
+    #[schema(example = "declared 2-0, a win for White: Black has no legal move after ply 1")]
     pub explanation: String,
 }
 
@@ -296,8 +297,11 @@ pub struct JudgeResponse {
     /// Draws a player could have claimed during the game (draw rules that are not automatic
     /// in this variant), each with the first ply it was available.
     pub claimable_draws: Vec<ClaimableDraw>,
-    /// The claimed result checked against the verdict; null when no result was claimed.
-    pub claim: Option<Claim>,
+    /// The declared result as sent; null when none was.
+    #[schema(example = "1-1")]
+    pub declared_result: Option<String>,
+    /// The declared result checked against the moves; null when no result was declared.
+    pub agreement: Option<Agreement>,
     /// What the record reader did to read the moves (an ambiguous capture resolved by the
     /// rest of the game, text glued to a move...), in ply order; empty when every move was
     /// read as written.
@@ -357,23 +361,21 @@ pub(crate) fn draw_rule_text(v: &Variant, code: DrawCode) -> String {
         .unwrap_or_else(|| code.code().to_string())
 }
 
-fn check_claim(
+fn check_declared(
     v: &Variant,
-    claimed: ClaimedResult,
+    declared: ClaimedResult,
     j: &Judgement,
     convention: ResultConvention,
-) -> Claim {
-    let text = claimed.text();
-    let agreement = check_declared_with(v, j, Some(&text), convention);
-    Claim {
-        claimed: text,
+) -> Agreement {
+    let agreement = check_declared_with(v, j, Some(&declared.text()), convention);
+    Agreement {
         agrees: agreement.agrees,
         explanation: agreement.explanation,
     }
 }
 
 /// Judge a game: play its moves, apply the end-of-game and draw rules, and check the claimed
-/// result. An illegal move is a verdict (`invalid`), not an error.
+/// declared result. An illegal move is a verdict (`invalid`), not an error.
 #[utoipa::path(
     post,
     path = "/v1/variants/{variant}/judge",
@@ -393,6 +395,7 @@ fn check_claim(
 pub async fn judge(
     engine: web::Data<Engine>,
     path: web::Path<String>,
+    _: web::Query<super::NoParams>,
     body: JsonBody<JudgeRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.0.ok_or_else(|| {
@@ -428,7 +431,7 @@ pub fn judge_game(
     )
     .map_err(|e| ApiError::engine(&e))?;
     let j = record.judgement;
-    let claimed = req.claimed_result.map(ClaimedResult::text);
+    let claimed = req.declared_result.map(ClaimedResult::text);
     let mut warnings: Vec<RecordWarningDto> =
         convention_warning(v, &j, claimed.as_deref(), convention)
             .iter()
@@ -436,7 +439,7 @@ pub fn judge_game(
             .collect();
     warnings.extend(record.warnings.iter().map(RecordWarningDto::from));
     let invalid_move = j.illegal.as_ref().map(|i| {
-        let problem = ApiError::bad_move(i.ply - 1, &i.text, i.error.clone());
+        let problem = ApiError::bad_move(i.ply, &i.text, i.error.clone());
         let p = problem.problem();
         InvalidMove {
             ply: i.ply,
@@ -472,9 +475,10 @@ pub fn judge_game(
                 ply: c.ply,
             })
             .collect(),
-        claim: req
-            .claimed_result
-            .map(|c| check_claim(v, c, &j, convention)),
+        declared_result: claimed.clone(),
+        agreement: req
+            .declared_result
+            .map(|c| check_declared(v, c, &j, convention)),
         warnings,
     };
     Ok(answer)

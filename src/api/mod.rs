@@ -100,6 +100,12 @@ pub async fn fallback(req: HttpRequest) -> Result<actix_web::HttpResponse, ApiEr
     Err(ApiError::not_found(path))
 }
 
+/// The query string of a resource that takes no query parameters: any parameter is refused
+/// with 400 `invalid-query`, the rule for unknown parameters on every endpoint.
+#[derive(Clone, Copy, Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoParams {}
+
 /// The variant with this id, or the 404 problem listing the known ids.
 pub fn find_variant(id: &str) -> Result<&'static Variant, ApiError> {
     arbiter_rules::variant(id).ok_or_else(|| ApiError::unknown_variant(id))

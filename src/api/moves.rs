@@ -55,6 +55,10 @@ pub struct MoveInfo {
     /// The squares of the captured pieces, in the order of the route.
     #[schema(example = json!([]))]
     pub captured: Vec<String>,
+    /// How many pieces the move captures (0 for a step; an opening removal, which takes one of
+    /// the mover's own pieces, counts 0 too).
+    #[schema(example = 0)]
+    pub captures: usize,
     /// Whether the moving man is crowned.
     #[schema(example = false)]
     pub promotion: bool,
@@ -74,6 +78,11 @@ impl MoveInfo {
             to: (!d.mv.is_pass()).then(|| v.square_name(d.mv.to as usize)),
             route: names(&d.route),
             captured: names(&d.captured),
+            captures: if d.mv.is_removal() {
+                0
+            } else {
+                d.captured.len()
+            },
             promotion: d.mv.is_promotion(),
             resulting_position: v.fen(&v.play(pos, &d.mv)),
         }
@@ -96,7 +105,10 @@ pub struct MovesResponse {
     pub side_to_move: Side,
     /// Whether the game is over in this position.
     pub status: PositionStatus,
-    /// Every legal move (one per move identity).
+    /// Every legal move (one per move identity), sorted: by start square, then end square
+    /// (in the variant's numbering; on algebraic boards file by file, each from rank 1 up:
+    /// a1, a2, ..., b1, ...), then by the captured squares in that order, then a move that
+    /// does not crown before one that does; a pass last.
     pub moves: Vec<MoveInfo>,
 }
 
@@ -191,6 +203,7 @@ pub async fn get_moves(
 pub async fn post_moves(
     engine: web::Data<Engine>,
     path: web::Path<String>,
+    _: web::Query<super::NoParams>,
     body: JsonBody<MovesRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let v = find_variant(&path)?;

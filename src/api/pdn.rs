@@ -16,11 +16,11 @@ use arbiter_rules::{Budget, GenError, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::judge::VerdictDto;
 use super::judge::{
     describe_reason, draw_rule_text, pdn_result, ClaimableDraw, ReasonDto, RecordWarningDto,
     ResultConventionDto,
 };
+use super::judge::{Agreement, VerdictDto};
 use super::{body, find_variant};
 use crate::engine::{Engine, Work};
 use crate::errors::{ApiError, Problem};
@@ -44,8 +44,10 @@ pub const MAX_TAGS_PER_GAME: usize = 100;
 /// Longest tag value or move token kept, in bytes (longer ones are cut).
 pub const MAX_TOKEN_BYTES: usize = 4096;
 
-/// The query string of `POST /v1/judge/pdn`.
+/// The query string of `POST /v1/judge/pdn`. Unknown parameters are refused (400
+/// `invalid-query`), as on every endpoint.
 #[derive(Clone, Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct PdnQuery {
     /// Judge every game under this variant id, whatever its GameType or Variant tag says.
@@ -84,18 +86,6 @@ pub enum GameOutcome {
     Judged,
     /// The game could not be judged (see `error`).
     Error,
-}
-
-/// Whether the declared result agrees with the moves.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-pub struct Agreement {
-    /// true: the moves show the declared result; false: they show another one; null: the
-    /// moves cannot confirm it (undecided game, illegal move, or no result declared).
-    #[schema(example = true)]
-    pub agrees: Option<bool>,
-    /// Explanation.
-    #[schema(example = "declared 2-0, a win for White: Black has no legal move after ply 1")]
-    pub explanation: String,
 }
 
 /// The first move of a game that is not legal.
@@ -298,7 +288,7 @@ fn judged_entry(index: usize, game: &PdnGame, r: GameReport) -> PdnGameResult {
             .collect(),
     );
     e.invalid_move = j.illegal.as_ref().map(|i| {
-        let problem = ApiError::bad_move(i.ply - 1, &i.text, i.error.clone());
+        let problem = ApiError::bad_move(i.ply, &i.text, i.error.clone());
         let p = problem.problem();
         PdnInvalidMove {
             ply: i.ply,

@@ -119,13 +119,14 @@ pub struct PlayResponse {
         (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body larger than 256 KiB", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not sent as application/json, or with a Content-Encoding other than gzip, deflate, br or zstd", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Illegal, ambiguous or unparsable move (with its index and the legal moves), more than 1000 moves, more engine work than the budget (`budget-exceeded`), or capture enumeration bound exceeded", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Illegal, ambiguous or unparsable move (with its 1-based `ply` and the legal moves), more than 1000 moves, more engine work than the budget (`budget-exceeded`), or capture enumeration bound exceeded", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "Every engine slot of the replica is busy (`overloaded`, with a `Retry-After` header; nothing was started), or the request timed out (`request-timeout`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn play(
     engine: web::Data<Engine>,
     path: web::Path<String>,
+    _: web::Query<super::NoParams>,
     body: JsonBody<PlayRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.0.unwrap_or_default();
@@ -167,7 +168,7 @@ pub fn play_within(
     for (index, text) in texts.iter().enumerate() {
         let d = v
             .parse_move_within(&pos, text, budget)
-            .map_err(|e| ApiError::bad_move(index, text, e))
+            .map_err(|e| ApiError::bad_move(index + 1, text, e))
             .map_err(|e| match v.describe_moves_within(&pos, budget) {
                 Ok(ds) => e.with_legal_moves(ds.into_iter().map(|d| d.notation).collect()),
                 Err(_) => e,

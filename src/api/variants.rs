@@ -141,6 +141,49 @@ fn goal_points(v: &Variant) -> Option<GoalPoints> {
     })
 }
 
+/// A draw rule of a variant.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct DrawRuleInfo {
+    /// Stable reason code, as `/judge` reports it.
+    #[schema(example = "KINGS_25")]
+    pub code: String,
+    /// `automatic` (the judge ends the game) or `claimable` (a player may claim the draw; the
+    /// judge reports it in `claimable_draws` and the game goes on).
+    #[schema(example = "automatic")]
+    pub mode: String,
+    /// The rule's limit, in `limit_unit`.
+    #[schema(example = 50)]
+    pub limit: u16,
+    /// `occurrences` (repetition) or `plies` (the counted rules: N moves each is 2N plies).
+    #[schema(example = "plies")]
+    pub limit_unit: String,
+    /// What triggers the rule.
+    #[schema(example = "25 moves each (50 plies) without a man move or a capture")]
+    pub description: String,
+    /// The rule as its federation or source states it, with the reading chosen where sources
+    /// differ.
+    #[schema(
+        example = "FMJD 6.2: 25 successive moves each with only kings moved, without capture."
+    )]
+    pub source: String,
+}
+
+/// An end rule of a variant: a rule that decides the game on the position, beside "no
+/// legal move".
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct EndRuleInfo {
+    /// Stable reason code, as `/judge` reports it.
+    #[schema(example = "KING_CROWNED")]
+    pub code: String,
+    /// What decides the game, and how.
+    #[schema(
+        example = "the first side to crown a king (a man whose move ends on the far row) wins"
+    )]
+    pub description: String,
+    /// Where the rule comes from, with the reading chosen where sources differ.
+    pub source: String,
+}
+
 /// A variant of the catalogue and its rules.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct VariantInfo {
@@ -163,6 +206,12 @@ pub struct VariantInfo {
     /// The rule parameters in readable form (name → description).
     #[schema(example = json!({"end_of_game": "the side to move with no legal move loses"}))]
     pub rules: serde_json::Map<String, serde_json::Value>,
+    /// The end rules, in the order the judge applies them (before "no legal move"); empty
+    /// for most variants.
+    pub end_rules: Vec<EndRuleInfo>,
+    /// The draw rules, in the order the judge applies them; empty when no position is drawn
+    /// by rule.
+    pub draw_rules: Vec<DrawRuleInfo>,
     /// Rule decisions worth stating (readings chosen where sources disagree).
     pub notes: Vec<String>,
     /// Where the rules come from.
@@ -209,6 +258,32 @@ impl VariantInfo {
                 .into_iter()
                 .map(|(k, val)| (k.to_string(), serde_json::Value::String(val)))
                 .collect(),
+            end_rules: v
+                .rules()
+                .ends
+                .iter()
+                .map(|e| EndRuleInfo {
+                    code: e.code.code().to_string(),
+                    description: e.trigger().to_string(),
+                    source: e.text.to_string(),
+                })
+                .collect(),
+            draw_rules: v
+                .rules()
+                .draws
+                .iter()
+                .map(|d| {
+                    let (limit, unit) = d.limit();
+                    DrawRuleInfo {
+                        code: d.code.code().to_string(),
+                        mode: if d.claim { "claimable" } else { "automatic" }.to_string(),
+                        limit,
+                        limit_unit: unit.to_string(),
+                        description: d.trigger(),
+                        source: d.text.to_string(),
+                    }
+                })
+                .collect(),
             notes: spec.notes.iter().map(|s| s.to_string()).collect(),
             sources: spec.sources.iter().map(|s| s.to_string()).collect(),
             provisional: spec.provisional.is_some(),
@@ -234,7 +309,7 @@ pub struct VariantList {
         (status = 200, description = "Every variant of the catalogue", body = VariantList),
     )
 )]
-pub async fn list_variants() -> HttpResponse {
+pub async fn list_variants(_: web::Query<super::NoParams>) -> HttpResponse {
     HttpResponse::Ok().json(VariantList {
         variants: arbiter_rules::variants()
             .iter()
@@ -254,7 +329,10 @@ pub async fn list_variants() -> HttpResponse {
         (status = 404, description = "Unknown variant (the problem lists the known ids)", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn get_variant(path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn get_variant(
+    path: web::Path<String>,
+    _: web::Query<super::NoParams>,
+) -> Result<HttpResponse, ApiError> {
     let v = find_variant(&path)?;
     Ok(HttpResponse::Ok().json(VariantInfo::of(v)))
 }

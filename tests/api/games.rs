@@ -29,7 +29,7 @@ async fn threefold_repetition_is_a_draw() {
     let body = judge(
         &app,
         "international",
-        json!({"start_position": "W:WK50:BK1", "moves": SHUFFLE_INTL, "claimed_result": "1-1"}),
+        json!({"start_position": "W:WK50:BK1", "moves": SHUFFLE_INTL, "declared_result": "1-1"}),
     )
     .await;
     assert_eq!(body["verdict"], "draw", "{body}");
@@ -41,7 +41,7 @@ async fn threefold_repetition_is_a_draw() {
     assert_eq!(body["decided_at_ply"], 8);
     assert_eq!(body["moves_after_end"], 0);
     assert_eq!(body["final_position"], "W:WK50:BK1");
-    assert_eq!(body["claim"]["agrees"], true);
+    assert_eq!(body["agreement"]["agrees"], true);
     assert!(body["invalid_move"].is_null());
 }
 
@@ -51,7 +51,7 @@ async fn a_claimable_repetition_is_reported_and_supports_a_draw_claim() {
     let body = judge(
         &app,
         "english",
-        json!({"start_position": "W:WK32:BK1", "moves": SHUFFLE, "claimed_result": "1/2-1/2"}),
+        json!({"start_position": "W:WK32:BK1", "moves": SHUFFLE, "declared_result": "1/2-1/2"}),
     )
     .await;
     assert_eq!(body["verdict"], "undecided", "{body}");
@@ -62,15 +62,15 @@ async fn a_claimable_repetition_is_reported_and_supports_a_draw_claim() {
     assert_eq!(claimable[0]["code"], "REPETITION");
     let ply = claimable[0]["ply"].as_u64().unwrap();
     assert!((7..=8).contains(&ply), "{ply}");
-    assert_eq!(body["claim"]["agrees"], true);
+    assert_eq!(body["agreement"]["agrees"], true);
     // A win claim is not decided by these moves.
     let body = judge(
         &app,
         "english",
-        json!({"start_position": "W:WK32:BK1", "moves": SHUFFLE, "claimed_result": "1-0"}),
+        json!({"start_position": "W:WK32:BK1", "moves": SHUFFLE, "declared_result": "1-0"}),
     )
     .await;
-    assert!(body["claim"]["agrees"].is_null(), "{body}");
+    assert!(body["agreement"]["agrees"].is_null(), "{body}");
 }
 
 #[tokio::test]
@@ -81,14 +81,14 @@ async fn moves_after_a_repetition_are_counted_not_judged() {
     let body = judge(
         &app,
         "international",
-        json!({"start_position": "W:WK50:BK1", "moves": moves, "claimed_result": "white_wins"}),
+        json!({"start_position": "W:WK50:BK1", "moves": moves, "declared_result": "white_wins"}),
     )
     .await;
     assert_eq!(body["verdict"], "draw");
     assert_eq!(body["plies"], 8);
     assert_eq!(body["moves_after_end"], 2);
-    assert_eq!(body["claim"]["agrees"], false);
-    assert_eq!(body["claim"]["claimed"], "white_wins");
+    assert_eq!(body["agreement"]["agrees"], false);
+    assert_eq!(body["declared_result"], "white_wins");
 }
 
 #[tokio::test]
@@ -113,7 +113,7 @@ async fn a_game_ending_with_no_legal_moves() {
     let body = judge(
         &app,
         "international",
-        json!({"start_position": "W:W28:B23", "moves": ["28x19"], "claimed_result": "2-0"}),
+        json!({"start_position": "W:W28:B23", "moves": ["28x19"], "declared_result": "2-0"}),
     )
     .await;
     assert_eq!(body["verdict"], "white_wins");
@@ -123,7 +123,7 @@ async fn a_game_ending_with_no_legal_moves() {
     assert_eq!(body["decided_at_ply"], 1);
     assert_eq!(body["final_position"], "B:W19:B");
     assert_eq!(body["side_to_move"], "black");
-    assert_eq!(body["claim"]["agrees"], true);
+    assert_eq!(body["agreement"]["agrees"], true);
 
     // Through /play, the resulting status says the same.
     let play = ok_json(
@@ -146,13 +146,13 @@ async fn a_wrong_claim_is_refused() {
     let body = judge(
         &app,
         "international",
-        json!({"start_position": "W:W28:B23", "moves": ["28x19", "1-7"], "claimed_result": "0-2"}),
+        json!({"start_position": "W:W28:B23", "moves": ["28x19", "1-7"], "declared_result": "0-2"}),
     )
     .await;
     assert_eq!(body["verdict"], "white_wins");
     assert_eq!(body["moves_after_end"], 1);
-    assert_eq!(body["claim"]["agrees"], false);
-    assert!(body["claim"]["explanation"]
+    assert_eq!(body["agreement"]["agrees"], false);
+    assert!(body["agreement"]["explanation"]
         .as_str()
         .unwrap()
         .contains("a win for White"));
@@ -164,7 +164,7 @@ async fn undecided_game_leaves_the_claim_open() {
     let body = judge(
         &app,
         "international",
-        json!({"moves": ["32-28", "19-23", "28x19", "14x23"], "claimed_result": "1-1"}),
+        json!({"moves": ["32-28", "19-23", "28x19", "14x23"], "declared_result": "1-1"}),
     )
     .await;
     assert_eq!(body["verdict"], "undecided");
@@ -173,8 +173,8 @@ async fn undecided_game_leaves_the_claim_open() {
     assert_eq!(body["plies"], 4);
     assert!(body["decided_at_ply"].is_null());
     assert_eq!(body["moves"], json!(["32-28", "19-23", "28x19", "14x23"]));
-    assert!(body["claim"]["agrees"].is_null());
-    let why = body["claim"]["explanation"].as_str().unwrap();
+    assert!(body["agreement"]["agrees"].is_null());
+    let why = body["agreement"]["explanation"].as_str().unwrap();
     assert!(why.contains("resignation, time or agreement"), "{why}");
 }
 
@@ -183,7 +183,7 @@ async fn no_claim_means_claim_null() {
     let app = spawn_app().await;
     let body = judge(&app, "english", json!({"moves": ["11-15"]})).await;
     assert_eq!(body["verdict"], "undecided");
-    assert!(body["claim"].is_null());
+    assert!(body["agreement"].is_null());
     assert_eq!(body["side_to_move"], "white");
 }
 
@@ -193,7 +193,7 @@ async fn an_illegal_move_is_an_invalid_verdict_not_an_error() {
     let body = judge(
         &app,
         "international",
-        json!({"moves": ["32-28", "19-23", "28-22"], "claimed_result": "2-0"}),
+        json!({"moves": ["32-28", "19-23", "28-22"], "declared_result": "2-0"}),
     )
     .await;
     assert_eq!(body["verdict"], "invalid");
@@ -204,8 +204,8 @@ async fn an_illegal_move_is_an_invalid_verdict_not_an_error() {
     assert_eq!(bad["move"], "28-22");
     assert_eq!(bad["code"], "illegal-move");
     assert_eq!(bad["legal_moves"], json!(["28x19"]));
-    assert!(body["claim"]["agrees"].is_null(), "{body}");
-    assert!(body["claim"]["explanation"]
+    assert!(body["agreement"]["agrees"].is_null(), "{body}");
+    assert!(body["agreement"]["explanation"]
         .as_str()
         .unwrap()
         .contains("illegal move at ply 3"));
@@ -253,7 +253,7 @@ async fn the_claimed_result_is_read_by_the_result_convention() {
     let app = spawn_app().await;
     let game = |claimed: &str, convention: Option<&str>| {
         let mut body = json!({"start_position": "B:W18:B14", "moves": ["14x23"],
-                              "claimed_result": claimed});
+                              "declared_result": claimed});
         if let Some(c) = convention {
             body["result_convention"] = json!(c);
         }
@@ -262,30 +262,30 @@ async fn the_claimed_result_is_read_by_the_result_convention() {
     let body = judge(&app, "english", game("1-0", None)).await;
     assert_eq!(body["verdict"], "black_wins", "{body}");
     assert_eq!(body["result"], "1-0");
-    assert_eq!(body["claim"]["agrees"], true, "{body}");
+    assert_eq!(body["agreement"]["agrees"], true, "{body}");
     assert_eq!(body["warnings"], json!([]));
 
     // Declared the other way round: the claim disagrees, and a warning says that the other
     // convention would agree. The claim itself is never flipped.
     let body = judge(&app, "english", game("0-1", None)).await;
-    assert_eq!(body["claim"]["agrees"], false, "{body}");
+    assert_eq!(body["agreement"]["agrees"], false, "{body}");
     assert_eq!(body["warnings"][0]["code"], "result-convention", "{body}");
     assert_eq!(body["warnings"][0]["ply"], 0);
 
     let body = judge(&app, "english", game("0-1", Some("white-first"))).await;
     assert_eq!(body["result"], "0-1");
-    assert_eq!(body["claim"]["agrees"], true, "{body}");
+    assert_eq!(body["agreement"]["agrees"], true, "{body}");
     assert_eq!(body["warnings"], json!([]));
 
     // Where White moves first both conventions read alike.
     let body = judge(
         &app,
         "international",
-        json!({"start_position": "W:W28:B23", "moves": ["28x19"], "claimed_result": "2-0",
+        json!({"start_position": "W:W28:B23", "moves": ["28x19"], "declared_result": "2-0",
                "result_convention": "white-first"}),
     )
     .await;
-    assert_eq!(body["claim"]["agrees"], true, "{body}");
+    assert_eq!(body["agreement"]["agrees"], true, "{body}");
     assert_eq!(body["result"], "2-0");
 }
 
@@ -294,7 +294,7 @@ async fn judge_request_errors() {
     let app = spawn_app().await;
     let path = "/v1/variants/international/judge";
     problem(
-        app.post_json(path, &json!({"moves": ["32-28"], "claimed_result": "3-0"}))
+        app.post_json(path, &json!({"moves": ["32-28"], "declared_result": "3-0"}))
             .await,
         400,
         "invalid-body",
@@ -362,10 +362,10 @@ async fn unfinished_and_forfeit_results_are_accepted() {
         let body = judge(
             &app,
             "english",
-            json!({"moves": ["11-15"], "claimed_result": claimed}),
+            json!({"moves": ["11-15"], "declared_result": claimed}),
         )
         .await;
-        assert_eq!(body["claim"]["claimed"], claimed);
-        assert!(body["claim"]["agrees"].is_null(), "{body}");
+        assert_eq!(body["declared_result"], claimed);
+        assert!(body["agreement"]["agrees"].is_null(), "{body}");
     }
 }

@@ -2,6 +2,7 @@
 
 mod cli;
 mod config;
+mod consistency;
 mod conventions;
 mod errors;
 mod games;

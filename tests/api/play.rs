@@ -89,7 +89,7 @@ async fn illegal_move_is_a_422_with_index_and_legal_moves() {
     )
     .await;
     assert_eq!(body["move"], "28-22");
-    assert_eq!(body["index"], 2);
+    assert_eq!(body["ply"], 3);
     assert_eq!(body["legal_moves"], json!(["28x19"]));
     assert!(
         body["reason"].as_str().unwrap().contains("compulsory"),
@@ -111,7 +111,7 @@ async fn ambiguous_move_lists_the_candidates() {
     )
     .await;
     assert_eq!(body["move"], "47x36");
-    assert_eq!(body["index"], 0);
+    assert_eq!(body["ply"], 1);
     let mut c: Vec<&str> = body["candidates"]
         .as_array()
         .unwrap()
@@ -135,7 +135,7 @@ async fn unparsable_move_is_a_422() {
         )
         .await;
         assert_eq!(body["move"], text);
-        assert_eq!(body["index"], 0);
+        assert_eq!(body["ply"], 1);
         assert_eq!(body["legal_moves"].as_array().unwrap().len(), 9);
     }
 }
