@@ -56,7 +56,8 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
-    /// Adjudicate a PDN file: print the `POST /v1/judge/pdn` answer (pretty JSON).
+    /// Adjudicate a PDN file: print the `POST /v1/judge/pdn` answer (pretty JSON), or with
+    /// `--pdn` the file as canonical PDN 3.0 text, each game's result set from the judgement.
     Judge {
         /// The PDN file (`-` reads standard input).
         file: String,
@@ -70,6 +71,10 @@ enum Command {
         /// in English, Pool and Thai) or `white-first` (`1-0` is always a White win).
         #[arg(long, default_value = "first-mover", value_parser = ["first-mover", "white-first"])]
         result_convention: String,
+        /// Print the games as canonical PDN text instead of the JSON answer: the `Result` tag
+        /// set from the judgement, illegal moves and the readings a record needed in comments.
+        #[arg(long)]
+        pdn: bool,
     },
     /// Print the OpenAPI document (pretty JSON).
     Openapi,
@@ -113,7 +118,14 @@ fn main() -> ExitCode {
             variant,
             max_games,
             result_convention,
-        } => judge(&file, variant.as_deref(), max_games, &result_convention),
+            pdn,
+        } => judge(
+            &file,
+            variant.as_deref(),
+            max_games,
+            &result_convention,
+            pdn,
+        ),
         Command::Openapi => {
             emit(&arbiter::openapi::document_json());
             Ok(())
@@ -222,6 +234,7 @@ fn judge(
     variant: Option<&str>,
     max_games: usize,
     convention: &str,
+    pdn: bool,
 ) -> Result<(), Failure> {
     use arbiter_rules::adjudication::{ReadOptions, ResultConvention};
     use std::io::Read;
@@ -244,9 +257,31 @@ fn judge(
         explicit,
         max_games,
         options,
+        pdn,
         &arbiter_rules::Budget::unlimited(),
     )
     .map_err(|e| usage(e.problem().detail.clone()))?;
+    if pdn {
+        // Games in file order, a blank line between them; a game that could not be judged is
+        // a comment saying why.
+        let games: Vec<String> = answer
+            .games
+            .iter()
+            .map(|g| match (&g.pdn, &g.error) {
+                (Some(text), _) => text.clone(),
+                (None, Some(e)) => format!(
+                    "{{game {} (line {}) could not be judged: {}: {}}}\n",
+                    g.index + 1,
+                    g.line,
+                    e.code,
+                    e.detail.replace(['{', '}'], "")
+                ),
+                (None, None) => String::new(),
+            })
+            .collect();
+        emit(games.join("\n").trim_end());
+        return Ok(());
+    }
     let text = serde_json::to_string_pretty(&answer)
         .map_err(|e| Failure(format!("cannot write JSON: {e}"), 1))?;
     emit(&text);

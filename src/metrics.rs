@@ -74,7 +74,7 @@ pub fn method_label(m: &str) -> &'static str {
 
 /// The catalogue id equal to `id`, if any (a `'static` label that cannot come from a client).
 fn variant_label(id: &str) -> Option<&'static str> {
-    arbiter_rules::variant(id).map(|v| v.id())
+    arbiter_rules::variant_named(id).map(|v| v.id())
 }
 
 impl Metrics {

@@ -5,8 +5,8 @@ use crate::budget::Budget;
 use crate::gen::GenError;
 use crate::notation::pdn::{choose_variant, PdnGame, PdnNoteKind, VariantChoice};
 use crate::outcome::{Judgement, Reason, Verdict};
-use crate::position::Color;
-use crate::records::{read_record_bounded, RecordWarning, WarningKind, MAX_LINES};
+use crate::position::{Color, Position};
+use crate::records::{read_record_counted, RecordWarning, WarningKind, MAX_LINES};
 use crate::variant::{ResultStyle, Variant};
 
 /// Whose score a PDN result (`1-0`, `2-0`...) writes first.
@@ -422,6 +422,11 @@ pub struct GameReport {
     pub warnings: Vec<RecordWarning>,
     /// The convention the results were read and written with.
     pub convention: ResultConvention,
+    /// The move counters of the game's FEN tag (lidraughts' `H` and `F` fields), if it had
+    /// them; the judge's count of plies without a man move or capture started from `H`.
+    pub counters: Option<crate::Counters>,
+    /// The position the game started from (its FEN tag, else the variant's start).
+    pub start: Position,
 }
 
 /// Judges one game of a PDN file with the default options and no bound on the work.
@@ -458,14 +463,15 @@ pub fn judge_pdn_game_within(
             limit: max_plies,
         });
     }
-    let start = match game.tag("FEN").map(str::trim).filter(|f| !f.is_empty()) {
+    let (start, counters) = match game.tag("FEN").map(str::trim).filter(|f| !f.is_empty()) {
         Some(fen) => variant
-            .parse_start_fen(fen)
+            .parse_start_fen_counters(fen)
             .map_err(|e| GameError::BadFen(e.to_string()))?,
-        None => variant.start(),
+        None => (variant.start(), None),
     };
     let texts: Vec<&str> = game.moves.iter().map(|m| m.text.as_str()).collect();
-    let record = read_record_bounded(variant, start, &texts, budget, options.max_lines)
+    let halfmoves = counters.map_or(0, |c| c.halfmoves);
+    let record = read_record_counted(variant, start, halfmoves, &texts, budget, options.max_lines)
         .map_err(GameError::Gen)?;
     let judgement = record.judgement;
     let illegal_move_number = record
@@ -532,5 +538,142 @@ pub fn judge_pdn_game_within(
         agreement,
         warnings,
         convention,
+        counters,
+        start,
     })
+}
+
+/// What [`write_pdn`] writes a game from.
+pub struct PdnOut<'a> {
+    pub variant: &'a Variant,
+    /// The game's tags, in order (a record's own; empty for a game sent as a move list).
+    /// `GameType`, `Variant`, `FEN` and `Result` are written anew.
+    pub tags: &'a [(String, String)],
+    /// The position the game started from, and its move counters if its FEN had them.
+    pub start: &'a Position,
+    pub counters: Option<crate::Counters>,
+    pub judgement: &'a Judgement,
+    /// What the record reader did to read the moves (each becomes a comment after its ply).
+    pub warnings: &'a [RecordWarning],
+    /// The result to write: the judged one when the rules decided the game, else the
+    /// declared one (a resignation, a result by agreement), else `*`.
+    pub result: &'a str,
+}
+
+/// The result tag of a judged game: the judged result when the rules decided it; the
+/// declared result when they did not (a game ended by resignation, time or agreement, which
+/// the moves cannot show); `*` when a move is illegal or nothing was declared.
+pub fn result_for_pdn<'a>(
+    variant: &Variant,
+    judgement: &Judgement,
+    declared: Option<&'a str>,
+    convention: ResultConvention,
+) -> std::borrow::Cow<'a, str> {
+    match judgement.verdict {
+        Verdict::WhiteWins | Verdict::BlackWins | Verdict::Draw => {
+            result_text(variant, judgement.verdict, convention).into()
+        }
+        Verdict::Invalid => "*".into(),
+        Verdict::Undecided => declared
+            .map(str::trim)
+            .filter(|d| Declared::read(d, variant, convention).is_some())
+            .map_or("*".into(), Into::into),
+    }
+}
+
+/// Writes a judged game as canonical PDN 3.0 text: the tags (the variant's `GameType`, or a
+/// `Variant` tag where it has no number; `FEN` when the game does not start from the
+/// variant's start position; `Result`), then the moves legally played in canonical notation
+/// with their move numbers, 80 columns at most a line, then the result. Every warning of the
+/// record reader becomes a comment after its move, an illegal move a comment after the last
+/// legal one (with the reason and the legal moves), and moves after the end of the game a
+/// comment saying they were not judged.
+pub fn write_pdn(out: &PdnOut) -> String {
+    let v = out.variant;
+    let j = out.judgement;
+    let mut text = String::new();
+    let rewritten = ["gametype", "variant", "fen", "result"];
+    for (name, value) in out.tags {
+        if !rewritten.contains(&name.to_ascii_lowercase().as_str()) {
+            text.push_str(&format!("[{} \"{}\"]\n", name, tag_value(value)));
+        }
+    }
+    match v.spec().game_type {
+        Some(gt) => text.push_str(&format!("[GameType \"{gt}\"]\n")),
+        None => text.push_str(&format!("[Variant \"{}\"]\n", v.id())),
+    }
+    if *out.start != v.start() || out.counters.is_some() {
+        text.push_str(&format!(
+            "[FEN \"{}\"]\n",
+            v.fen_counters(out.start, out.counters)
+        ));
+    }
+    text.push_str(&format!("[Result \"{}\"]\n", tag_value(out.result)));
+    text.push('\n');
+
+    let mut tokens: Vec<String> = Vec::new();
+    let mut number = out.counters.map_or(1, |c| c.fullmove);
+    let mut side = out.start.side();
+    let first = v.first_mover();
+    let comment = |s: &str| format!("{{{}}}", s.replace(['{', '}'], ""));
+    for w in out.warnings.iter().filter(|w| w.ply == 0) {
+        tokens.push(comment(&format!("{}: {}", w.kind.code(), w.detail)));
+    }
+    for (i, d) in j.moves.iter().enumerate() {
+        if side == first {
+            tokens.push(format!("{number}."));
+        } else if i == 0 {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(d.notation.clone());
+        for w in out.warnings.iter().filter(|w| w.ply == i + 1) {
+            tokens.push(comment(&format!("{}: {}", w.kind.code(), w.detail)));
+        }
+        if side != first {
+            number += 1;
+        }
+        side = side.opponent();
+    }
+    if let Some(ill) = &j.illegal {
+        tokens.push(comment(&format!(
+            "ply {}: '{}' is not a legal move ({}); legal: {}",
+            ill.ply,
+            ill.text,
+            ill.error,
+            ill.legal.join(", ")
+        )));
+    }
+    if let (Some(reason), Some(at)) = (j.reason, j.decided_at_ply) {
+        tokens.push(comment(&format!(
+            "game over after ply {at}: {}",
+            reason.code()
+        )));
+    }
+    if j.moves_after_end > 0 {
+        tokens.push(comment(&format!(
+            "{} more moves in the record, after the end of the game, are not judged",
+            j.moves_after_end
+        )));
+    }
+    tokens.push(out.result.to_string());
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
+            text.push_str(&line);
+            text.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    text.push_str(&line);
+    text.push('\n');
+    text
+}
+
+/// A tag value as PDN writes it: `"` and `\` escaped.
+fn tag_value(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"")
 }

@@ -188,6 +188,13 @@ impl<'v> Tracker<'v> {
         }
     }
 
+    /// Starts the "plies since the last man move or capture" count at `plies` instead of 0
+    /// (the half-move clock of a lidraughts FEN), for the draw rules that count those plies.
+    pub fn with_halfmoves(mut self, plies: u32) -> Self {
+        self.since_man_or_capture = plies;
+        self
+    }
+
     /// Records that `m` was played from `before`, reaching `after`.
     pub fn push(&mut self, before: &Position, m: &Move, after: &Position) {
         self.ply += 1;

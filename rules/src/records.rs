@@ -178,6 +178,20 @@ pub fn read_record_bounded<S: AsRef<str>>(
     budget: &Budget,
     max_lines: usize,
 ) -> Result<Record, GenError> {
+    read_record_counted(variant, start, 0, texts, budget, max_lines)
+}
+
+/// [`read_record_bounded`] for a game whose start position comes with a half-move clock
+/// (plies since the last man move or capture, a lidraughts FEN's `H` field): the draw rules
+/// that count those plies go on from it.
+pub fn read_record_counted<S: AsRef<str>>(
+    variant: &Variant,
+    start: Position,
+    halfmoves: u32,
+    texts: &[S],
+    budget: &Budget,
+    max_lines: usize,
+) -> Result<Record, GenError> {
     let written: Vec<&str> = texts.iter().map(|t| t.as_ref().trim()).collect();
     let rotate = !variant.algebraic()
         && variant.first_mover() == Color::Black
@@ -185,6 +199,7 @@ pub fn read_record_bounded<S: AsRef<str>>(
     let as_written = Reader {
         variant,
         start,
+        halfmoves,
         texts: written.iter().map(|t| t.to_string()).collect(),
         shown: &written,
         budget,
@@ -197,6 +212,7 @@ pub fn read_record_bounded<S: AsRef<str>>(
     let mut rotated = Reader {
         variant,
         start,
+        halfmoves,
         texts: rotated_texts,
         shown: &written,
         budget,
@@ -358,6 +374,8 @@ enum Search {
 struct Reader<'a> {
     variant: &'a Variant,
     start: Position,
+    /// The half-move clock of the start position.
+    halfmoves: u32,
     /// The texts read (turned, for rotated algebraic squares).
     texts: Vec<String>,
     /// The texts as written.
@@ -500,7 +518,7 @@ impl Reader<'_> {
         let v = self.variant;
         let budget = self.budget;
         let mut pos = self.start;
-        let mut tracker = Tracker::new(v, &pos);
+        let mut tracker = Tracker::new(v, &pos).with_halfmoves(self.halfmoves);
         let mut played: Vec<DescribedMove> = Vec::new();
         let mut warnings = Vec::new();
         let mut branches = Vec::new();

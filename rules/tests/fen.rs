@@ -35,11 +35,49 @@ fn empty_lists_suffixes_and_trailing_dot() {
     let p = v.parse_fen("W:W:B1").unwrap();
     assert_eq!(p.side_pieces(Color::White).len(), 0);
     assert_eq!(p.side_pieces(Color::Black).len(), 1);
-    // lidraughts' half-move clock and move number are ignored.
+    // lidraughts' half-move clock and move number are not part of the position.
     assert_eq!(
         v.parse_fen("W:W31-50:B1-20:H0:F1").unwrap(),
         v.parse_fen("W:W31-50:B1-20.").unwrap()
     );
+}
+
+#[test]
+fn lidraughts_move_counters_are_read_and_carried() {
+    use arbiter_rules::Counters;
+    let v = variant("international").unwrap();
+    let (p, c) = v.parse_fen_counters("W:WK46,K47:BK5:H12:F40").unwrap();
+    assert_eq!(
+        c,
+        Some(Counters {
+            halfmoves: 12,
+            fullmove: 40
+        })
+    );
+    assert_eq!(v.fen_counters(&p, c), "W:WK46,K47:BK5:H12:F40");
+    // Missing fields take their start values; no counters, no fields written.
+    let (_, c) = v.parse_fen_counters("W:WK46:BK5:F7").unwrap();
+    assert_eq!(c.map(|c| (c.halfmoves, c.fullmove)), Some((0, 7)));
+    let (p0, none) = v.parse_fen_counters("W:WK46:BK5").unwrap();
+    assert_eq!(none, None);
+    assert_eq!(v.fen_counters(&p0, None), "W:WK46:BK5");
+    assert!(v.parse_fen("W:WK46:BK5:Hx").is_err());
+    // A king's quiet move counts; a man move or a capture restarts the clock. The move
+    // number goes up after Black's ply (White moves first in international).
+    let c = Counters {
+        halfmoves: 12,
+        fullmove: 40,
+    };
+    let king = v.parse_move(&p, "47-42").unwrap().mv;
+    let after = c.after(v, Color::White, &king);
+    assert_eq!((after.halfmoves, after.fullmove), (13, 40));
+    let p2 = v.play(&p, &king);
+    let black = v.parse_move(&p2, "5-10").unwrap().mv;
+    let after2 = after.after(v, Color::Black, &black);
+    assert_eq!((after2.halfmoves, after2.fullmove), (14, 41));
+    let (m, _) = v.parse_fen_counters("W:W31:B20:H9:F3").unwrap();
+    let man = v.parse_move(&m, "31-26").unwrap().mv;
+    assert_eq!(c.after(v, Color::White, &man).halfmoves, 0);
 }
 
 #[test]

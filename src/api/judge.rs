@@ -2,9 +2,10 @@
 
 use actix_web::{web, HttpResponse};
 use arbiter_rules::adjudication::{
-    check_declared_with, convention_warning, result_text, ReadOptions, ResultConvention,
+    check_declared_with, convention_warning, result_for_pdn, result_text, write_pdn, PdnOut,
+    ReadOptions, ResultConvention,
 };
-use arbiter_rules::records::read_record_bounded;
+use arbiter_rules::records::read_record_counted;
 use arbiter_rules::{Budget, DrawCode, Judgement, Reason, RecordWarning, Variant, Verdict};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -159,6 +160,9 @@ pub struct JudgeRequest {
     /// `first-mover` when omitted.
     #[schema(example = "first-mover")]
     pub result_convention: Option<ResultConventionDto>,
+    /// Also give the game as canonical PDN 3.0 text (`pdn` in the answer).
+    #[schema(example = false)]
+    pub include_pdn: Option<bool>,
 }
 
 /// The judge's verdict.
@@ -306,6 +310,16 @@ pub struct JudgeResponse {
     /// rest of the game, text glued to a move...), in ply order; empty when every move was
     /// read as written.
     pub warnings: Vec<RecordWarningDto>,
+    /// The game as canonical PDN 3.0 text, when asked for (`include_pdn`): the variant's
+    /// GameType, the FEN when the game does not start from the start position, the `Result`
+    /// set from the judgement (the declared result where the rules do not decide the game),
+    /// the moves in canonical notation, and every reading the record needed and an illegal
+    /// move marked in comments.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(
+        example = "[GameType \"20\"]\n[Result \"1-1\"]\n\n1. 32-28 19-23 2. 28x19 14x23 1-1\n"
+    )]
+    pub pdn: Option<String>,
 }
 
 pub(crate) fn pdn_result(
@@ -415,16 +429,17 @@ pub fn judge_game(
     req: &JudgeRequest,
     budget: &Budget,
 ) -> Result<JudgeResponse, ApiError> {
-    let start = match req.start_position.as_deref() {
-        None => v.start(),
+    let (start, counters) = match req.start_position.as_deref() {
+        None => (v.start(), None),
         Some(text) => v
-            .parse_start_fen(text)
+            .parse_start_fen_counters(text)
             .map_err(|e| ApiError::invalid_position("start_position", &e))?,
     };
     let convention: ResultConvention = req.result_convention.unwrap_or_default().into();
-    let record = read_record_bounded(
+    let record = read_record_counted(
         v,
         start,
+        counters.map_or(0, |c| c.halfmoves),
         &req.moves,
         budget,
         ReadOptions::default().max_lines,
@@ -454,6 +469,23 @@ pub fn judge_game(
         code: r.code().to_string(),
         description: describe_reason(v, &j, r),
     });
+    let pdn = req.include_pdn.unwrap_or(false).then(|| {
+        let result = result_for_pdn(v, &j, claimed.as_deref(), convention);
+        let all_warnings: Vec<arbiter_rules::RecordWarning> =
+            convention_warning(v, &j, claimed.as_deref(), convention)
+                .into_iter()
+                .chain(record.warnings.iter().cloned())
+                .collect();
+        write_pdn(&PdnOut {
+            variant: v,
+            tags: &[],
+            start: &start,
+            counters,
+            judgement: &j,
+            warnings: &all_warnings,
+            result: &result,
+        })
+    });
     let answer = JudgeResponse {
         variant: v.id().to_string(),
         verdict: j.verdict.into(),
@@ -462,7 +494,10 @@ pub fn judge_game(
         plies: j.moves.len(),
         decided_at_ply: j.decided_at_ply,
         moves_after_end: j.moves_after_end,
-        final_position: v.fen(&j.final_position),
+        final_position: v.fen_counters(
+            &j.final_position,
+            super::counters_after(v, counters, start.side(), j.moves.iter().map(|d| &d.mv)),
+        ),
         side_to_move: j.final_position.side().into(),
         moves: j.moves.iter().map(|d| d.notation.clone()).collect(),
         invalid_move,
@@ -480,6 +515,7 @@ pub fn judge_game(
             .declared_result
             .map(|c| check_declared(v, c, &j, convention)),
         warnings,
+        pdn,
     };
     Ok(answer)
 }

@@ -15,7 +15,7 @@ use std::pin::Pin;
 use actix_web::dev::Payload;
 use actix_web::http::header;
 use actix_web::{web, FromRequest, HttpRequest};
-use arbiter_rules::{Color, Position, Status, Variant};
+use arbiter_rules::{Color, Counters, Position, Status, Variant};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -106,9 +106,10 @@ pub async fn fallback(req: HttpRequest) -> Result<actix_web::HttpResponse, ApiEr
 #[serde(deny_unknown_fields)]
 pub struct NoParams {}
 
-/// The variant with this id, or the 404 problem listing the known ids.
+/// The variant with this id (in any case) or alias (`standard`, `Frysk!`: the names
+/// lidraughts, PlayStrategy and pydraughts use), or the 404 problem listing the known ids.
 pub fn find_variant(id: &str) -> Result<&'static Variant, ApiError> {
-    arbiter_rules::variant(id).ok_or_else(|| ApiError::unknown_variant(id))
+    arbiter_rules::variant_named(id).ok_or_else(|| ApiError::unknown_variant(id))
 }
 
 /// Parses an optional FEN (`None` = the start position) sent in `field`.
@@ -117,12 +118,38 @@ pub fn parse_position(
     field: &str,
     fen: Option<&str>,
 ) -> Result<Position, ApiError> {
+    parse_position_counters(variant, field, fen).map(|(pos, _)| pos)
+}
+
+/// [`parse_position`], with lidraughts' move counters (`:H<n>:F<n>`) when the FEN has them;
+/// answers write them back in the FENs they give ([`arbiter_rules::Variant::fen_counters`]).
+pub fn parse_position_counters(
+    variant: &Variant,
+    field: &str,
+    fen: Option<&str>,
+) -> Result<(Position, Option<Counters>), ApiError> {
     match fen {
-        None => Ok(variant.start()),
+        None => Ok((variant.start(), None)),
         Some(text) => variant
-            .parse_fen(text)
+            .parse_fen_counters(text)
             .map_err(|e| ApiError::invalid_position(field, &e)),
     }
+}
+
+/// The counters after the moves `moves` played from a position where `first` was to move.
+pub fn counters_after<'a>(
+    variant: &Variant,
+    counters: Option<Counters>,
+    first: Color,
+    moves: impl IntoIterator<Item = &'a arbiter_rules::Move>,
+) -> Option<Counters> {
+    let mut c = counters?;
+    let mut side = first;
+    for m in moves {
+        c = c.after(variant, side, m);
+        side = side.opponent();
+    }
+    Some(c)
 }
 
 /// A side. Sides are always "white" and "black", whatever the colours of a given set.

@@ -1,11 +1,13 @@
 //! `GET|POST /v1/variants/{variant}/moves`: the legal moves of a position.
 
 use actix_web::{web, HttpResponse};
-use arbiter_rules::{Budget, DescribedMove, Position, Variant};
+use arbiter_rules::{Budget, Counters, DescribedMove, Position, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{find_variant, parse_position, position_status, JsonBody, PositionStatus, Side};
+use super::{
+    find_variant, parse_position_counters, position_status, JsonBody, PositionStatus, Side,
+};
 use crate::engine::{Engine, Work};
 use crate::errors::{ApiError, Problem};
 
@@ -68,8 +70,13 @@ pub struct MoveInfo {
 }
 
 impl MoveInfo {
-    /// Describes a legal move of `pos`.
-    pub fn of(v: &Variant, pos: &Position, d: &DescribedMove) -> MoveInfo {
+    /// Describes a legal move of `pos` (whose FEN had the move counters `counters`).
+    pub fn of(
+        v: &Variant,
+        pos: &Position,
+        counters: Option<Counters>,
+        d: &DescribedMove,
+    ) -> MoveInfo {
         let names = |cells: &[usize]| cells.iter().map(|&c| v.square_name(c)).collect();
         MoveInfo {
             notation: d.notation.clone(),
@@ -84,7 +91,10 @@ impl MoveInfo {
                 d.captured.len()
             },
             promotion: d.mv.is_promotion(),
-            resulting_position: v.fen(&v.play(pos, &d.mv)),
+            resulting_position: v.fen_counters(
+                &v.play(pos, &d.mv),
+                counters.map(|c| c.after(v, pos.side(), &d.mv)),
+            ),
         }
     }
 }
@@ -125,7 +135,7 @@ pub fn list_moves_within(
     fen: Option<&str>,
     budget: &Budget,
 ) -> Result<MovesResponse, ApiError> {
-    let pos = parse_position(v, "position", fen)?;
+    let (pos, counters) = parse_position_counters(v, "position", fen)?;
     let described = v
         .describe_moves_within(&pos, budget)
         .map_err(|e| ApiError::engine(&e))?;
@@ -134,10 +144,13 @@ pub fn list_moves_within(
         .map_err(|e| ApiError::engine(&e))?;
     Ok(MovesResponse {
         variant: v.id().to_string(),
-        position: v.fen(&pos),
+        position: v.fen_counters(&pos, counters),
         side_to_move: pos.side().into(),
         status: position_status(v, &pos, budget)?,
-        moves: described.iter().map(|d| MoveInfo::of(v, &pos, d)).collect(),
+        moves: described
+            .iter()
+            .map(|d| MoveInfo::of(v, &pos, counters, d))
+            .collect(),
     })
 }
 

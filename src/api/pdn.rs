@@ -10,7 +10,9 @@
 use actix_web::http::header;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
-use arbiter_rules::adjudication::{judge_pdn_game_within, GameError, GameReport, ReadOptions};
+use arbiter_rules::adjudication::{
+    judge_pdn_game_within, result_for_pdn, write_pdn, GameError, GameReport, PdnOut, ReadOptions,
+};
 use arbiter_rules::notation::pdn::{choose_variant, PdnGame, PdnLimits, PdnReader, VariantChoice};
 use arbiter_rules::{Budget, GenError, Variant};
 use serde::{Deserialize, Serialize};
@@ -57,6 +59,11 @@ pub struct PdnQuery {
     /// Black win in English, Pool and Thai) or `white-first` (`1-0` is always a White win).
     #[param(inline, example = "white-first")]
     pub result_convention: Option<ResultConventionDto>,
+    /// Also give each judged game as canonical PDN 3.0 text (`pdn` of each game): the
+    /// result tag set from the judgement, every illegal move and every reading the record
+    /// needed marked in a comment.
+    #[param(example = false)]
+    pub include_pdn: Option<bool>,
 }
 
 /// The JSON form of a PDN request.
@@ -76,6 +83,10 @@ pub struct PdnRequest {
     /// it); `first-mover` when omitted.
     #[schema(example = "first-mover")]
     pub result_convention: Option<ResultConventionDto>,
+    /// Also give each judged game as canonical PDN text (see the `include_pdn` query
+    /// parameter, which wins over it).
+    #[schema(example = false)]
+    pub include_pdn: Option<bool>,
 }
 
 /// Whether a game was judged.
@@ -191,6 +202,15 @@ pub struct PdnGameResult {
         "detail": "text glued to the move 26-22; read as the move and the comment 'Whiteoversteppedthetimecontrolonthismove.'"
     }]))]
     pub warnings: Option<Vec<RecordWarningDto>>,
+    /// The game as canonical PDN 3.0 text, when asked for (`include_pdn`): its tags with the
+    /// `Result` set from the judgement (the declared result where the rules do not decide
+    /// the game), the moves legally played in canonical notation, every reading the record
+    /// needed and an illegal move marked in comments.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(
+        example = "[Event \"Club\"]\n[GameType \"20\"]\n[Result \"*\"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n"
+    )]
+    pub pdn: Option<String>,
     /// Why the game could not be judged (`outcome` = `error` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<GameErrorDto>,
@@ -252,15 +272,31 @@ fn empty_entry(index: usize, game: &PdnGame, variant: Option<&Variant>) -> PdnGa
         claimable_draws: None,
         invalid_move: None,
         warnings: None,
+        pdn: None,
         error: None,
     }
 }
 
-fn judged_entry(index: usize, game: &PdnGame, r: GameReport) -> PdnGameResult {
+/// The canonical PDN text of a judged game of a file.
+pub fn report_pdn(game: &PdnGame, r: &GameReport) -> String {
+    let result = result_for_pdn(r.variant, &r.judgement, r.declared.as_deref(), r.convention);
+    write_pdn(&PdnOut {
+        variant: r.variant,
+        tags: &game.tags,
+        start: &r.start,
+        counters: r.counters,
+        judgement: &r.judgement,
+        warnings: &r.warnings,
+        result: &result,
+    })
+}
+
+fn judged_entry(index: usize, game: &PdnGame, r: GameReport, include_pdn: bool) -> PdnGameResult {
     let v = r.variant;
     let j = &r.judgement;
     let mut e = empty_entry(index, game, Some(v));
     e.outcome = GameOutcome::Judged;
+    e.pdn = include_pdn.then(|| report_pdn(game, &r));
     e.verdict = Some(j.verdict.into());
     e.reason = Some(j.reason.map(|reason| ReasonDto {
         code: reason.code().to_string(),
@@ -269,7 +305,17 @@ fn judged_entry(index: usize, game: &PdnGame, r: GameReport) -> PdnGameResult {
     e.decided_at_ply = Some(j.decided_at_ply);
     e.plies = Some(j.moves.len());
     e.moves_after_end = Some(j.moves_after_end);
-    e.final_position = Some(v.fen(&j.final_position));
+    // Sides alternate (a pass is a ply too), so the side to move at the start follows from
+    // the final position and the number of plies.
+    let first = if j.moves.len() % 2 == 0 {
+        j.final_position.side()
+    } else {
+        j.final_position.side().opponent()
+    };
+    e.final_position = Some(v.fen_counters(
+        &j.final_position,
+        super::counters_after(v, r.counters, first, j.moves.iter().map(|d| &d.mv)),
+    ));
     e.result = Some(pdn_result(v, j.verdict, r.convention).to_string());
     e.warnings = Some(r.warnings.iter().map(RecordWarningDto::from).collect());
     e.declared_result = Some(r.declared.clone());
@@ -339,6 +385,7 @@ pub fn judge_pdn_text(
     explicit: Option<&'static Variant>,
     max_games: usize,
     options: ReadOptions,
+    include_pdn: bool,
     budget: &Budget,
 ) -> Result<PdnJudgeResponse, ApiError> {
     // Reading the text is work too (it is read twice: counted, then judged game by game).
@@ -360,7 +407,7 @@ pub fn judge_pdn_text(
         let game = &game;
         let entry = match judge_pdn_game_within(game, explicit, MAX_PLIES_PER_GAME, options, budget)
         {
-            Ok(report) => judged_entry(index, game, report),
+            Ok(report) => judged_entry(index, game, report, include_pdn),
             // The request's budget is spent (or its time is up): the whole request fails, the
             // same way on every replica.
             Err(GameError::Gen(e @ (GenError::Budget { .. } | GenError::Cancelled))) => {
@@ -504,11 +551,11 @@ pub async fn judge_pdn(
             "the request body is missing; send the PDN text (text/plain) or JSON {\"pdn\": ...}",
         ));
     }
-    let (text, body_variant, body_convention) = if is_json(&essence) {
+    let (text, body_variant, body_convention, body_pdn) = if is_json(&essence) {
         let r: PdnRequest = super::parse_json_object(&bytes)?;
-        (r.pdn, r.variant, r.result_convention)
+        (r.pdn, r.variant, r.result_convention, r.include_pdn)
     } else {
-        (decode_pdn(&bytes), None, None)
+        (decode_pdn(&bytes), None, None, None)
     };
     let query = query.into_inner();
     let options = ReadOptions {
@@ -519,13 +566,14 @@ pub async fn judge_pdn(
             .into(),
         ..ReadOptions::default()
     };
+    let include_pdn = query.include_pdn.or(body_pdn).unwrap_or(false);
     let explicit = match query.variant.or(body_variant) {
         Some(id) => Some(find_variant(&id)?),
         None => None,
     };
     let answer = engine
         .run(Work::PdnFile, move |b| {
-            judge_pdn_text(&text, explicit, MAX_GAMES, options, b)
+            judge_pdn_text(&text, explicit, MAX_GAMES, options, include_pdn, b)
         })
         .await?;
     // Per-variant "games judged" counters for the metrics middleware.

@@ -5,9 +5,7 @@ use arbiter_rules::{Budget, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{
-    check_move_count, find_variant, parse_position, position_status, JsonBody, PositionStatus, Side,
-};
+use super::{check_move_count, find_variant, position_status, JsonBody, PositionStatus, Side};
 use crate::engine::{Engine, Work};
 use crate::errors::{ApiError, Problem};
 
@@ -163,7 +161,8 @@ pub fn play_within(
     texts: &[String],
     budget: &Budget,
 ) -> Result<PlayResponse, ApiError> {
-    let mut pos = parse_position(v, "position", fen)?;
+    let (mut pos, start_counters) = super::parse_position_counters(v, "position", fen)?;
+    let mut counters = start_counters;
     let mut played = Vec::with_capacity(texts.len());
     for (index, text) in texts.iter().enumerate() {
         let d = v
@@ -173,12 +172,13 @@ pub fn play_within(
                 Ok(ds) => e.with_legal_moves(ds.into_iter().map(|d| d.notation).collect()),
                 Err(_) => e,
             })?;
+        counters = counters.map(|c| c.after(v, pos.side(), &d.mv));
         pos = v.play(&pos, &d.mv);
         played.push(d.notation);
     }
     Ok(PlayResponse {
         variant: v.id().to_string(),
-        position: v.fen(&pos),
+        position: v.fen_counters(&pos, counters),
         moves: played,
         side_to_move: pos.side().into(),
         status: position_status(v, &pos, budget)?,

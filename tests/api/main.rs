@@ -8,6 +8,7 @@ mod errors;
 mod games;
 mod health;
 mod helpers;
+mod interop;
 mod hostile;
 mod metrics;
 mod moves;

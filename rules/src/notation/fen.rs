@@ -1,12 +1,57 @@
 //! FEN as in PDN 3.0 (`diagonal.md` §6.5): `W:W31-50:B1-20`, `B:W18,24,K10:BK22,12`.
 //!
 //! Accepted on input: either colour first, numeric ranges (`31-50`, `K31-50`), numeric or
-//! algebraic squares, empty colour lists (`W:W:B1`), lidraughts' `:H`/`:F` fields (ignored)
-//! and a trailing dot. Written on output: explicit lists, kings prefixed with `K`, squares in
-//! the variant's notation.
+//! algebraic squares, empty colour lists (`W:W:B1`), lidraughts' move counters `:H<n>:F<n>`
+//! ([`Counters`], read by [`Variant::parse_fen_counters`]) and a trailing dot. Written on
+//! output: explicit lists, kings prefixed with `K`, squares in the variant's notation, and the
+//! counters when the input had them ([`Variant::fen_counters`]).
 
+use crate::moves::Move;
 use crate::position::{Color, Kind, Position, Setup};
 use crate::variant::{PositionError, Variant};
+
+/// lidraughts' move counters, the FEN fields `:H<halfmoves>:F<fullmove>`. They are not part
+/// of the position (two positions that differ only in them are the same for repetition);
+/// the judge starts its "no man move, no capture" count from `halfmoves`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counters {
+    /// Plies since the last man move or capture (lidraughts' half-move clock, which its
+    /// 25-king-moves rule counts).
+    pub halfmoves: u32,
+    /// The number of the move (a move = one ply of each side), from 1; it goes up after each
+    /// ply of the side that moves second in the variant.
+    pub fullmove: u32,
+}
+
+impl Default for Counters {
+    fn default() -> Self {
+        Counters {
+            halfmoves: 0,
+            fullmove: 1,
+        }
+    }
+}
+
+impl Counters {
+    /// The counters after `m`, played by `mover`: the half-move clock restarts on a man move
+    /// (a drop or removal included) or a capture and counts a king's quiet move; the move
+    /// number goes up after the second mover's ply.
+    pub fn after(self, variant: &Variant, mover: Color, m: &Move) -> Counters {
+        let man_move_or_capture = !m.is_pass() && (m.piece != Kind::King || m.is_capture());
+        Counters {
+            halfmoves: if man_move_or_capture {
+                0
+            } else {
+                self.halfmoves.saturating_add(1)
+            },
+            fullmove: if mover != variant.first_mover() {
+                self.fullmove.saturating_add(1)
+            } else {
+                self.fullmove
+            },
+        }
+    }
+}
 
 /// What is wrong with a FEN.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,16 +114,32 @@ impl Variant {
     /// Parses a FEN that a game starts from ([`Variant::parse_fen`], then
     /// [`Variant::check_start`]).
     pub fn parse_start_fen(&self, text: &str) -> Result<Position, FenError> {
-        let pos = self.parse_fen(text)?;
+        self.parse_start_fen_counters(text).map(|(pos, _)| pos)
+    }
+
+    /// [`Variant::parse_start_fen`], with lidraughts' move counters when the FEN has them.
+    pub fn parse_start_fen_counters(
+        &self,
+        text: &str,
+    ) -> Result<(Position, Option<Counters>), FenError> {
+        let (pos, counters) = self.parse_fen_counters(text)?;
         self.check_start(&pos).map_err(|e| FenError {
             at: 0,
             kind: FenErrorKind::Position(e),
         })?;
-        Ok(pos)
+        Ok((pos, counters))
     }
 
-    /// Parses a FEN into a checked position.
+    /// Parses a FEN into a checked position (lidraughts' move counters are read and dropped:
+    /// see [`Variant::parse_fen_counters`]).
     pub fn parse_fen(&self, text: &str) -> Result<Position, FenError> {
+        self.parse_fen_counters(text).map(|(pos, _)| pos)
+    }
+
+    /// Parses a FEN into a checked position and lidraughts' move counters, when the FEN has
+    /// them (`:H<n>` and/or `:F<n>`; a missing one takes its start value, 0 and 1).
+    pub fn parse_fen_counters(&self, text: &str) -> Result<(Position, Option<Counters>), FenError> {
+        let mut counters: Option<Counters> = None;
         let lead = text.len() - text.trim_start().len();
         let mut s = text.trim();
         if s.is_empty() {
@@ -121,7 +182,19 @@ impl Variant {
             let color = match chars.next() {
                 Some('W') | Some('w') => Color::White,
                 Some('B') | Some('b') => Color::Black,
-                Some('H') | Some('F') | Some('h') | Some('f') => continue,
+                Some(c @ ('H' | 'F' | 'h' | 'f')) => {
+                    let n: u32 = chars.as_str().trim().parse().map_err(|_| FenError {
+                        at,
+                        kind: FenErrorKind::BadField(clip(f)),
+                    })?;
+                    let k = counters.get_or_insert_with(Counters::default);
+                    if c.eq_ignore_ascii_case(&'H') {
+                        k.halfmoves = n;
+                    } else {
+                        k.fullmove = n.max(1);
+                    }
+                    continue;
+                }
                 Some('L') | Some('l') => {
                     // Each side's last move under the no-return rule: `Lb2-b3,-`.
                     let bad = || FenError {
@@ -197,10 +270,21 @@ impl Variant {
                 }
             }
         }
-        self.position(&setup).map_err(|e| FenError {
+        let pos = self.position(&setup).map_err(|e| FenError {
             at: 0,
             kind: FenErrorKind::Position(e),
-        })
+        })?;
+        Ok((pos, counters))
+    }
+
+    /// Writes a position as FEN ([`Variant::fen`]) followed by lidraughts' move counters,
+    /// when given: `W:W31-50:B1-20:H0:F1`.
+    pub fn fen_counters(&self, pos: &Position, counters: Option<Counters>) -> String {
+        let mut out = self.fen(pos);
+        if let Some(c) = counters {
+            out.push_str(&format!(":H{}:F{}", c.halfmoves, c.fullmove));
+        }
+        out
     }
 
     /// Writes a position as FEN, with explicit square lists.

@@ -639,6 +639,23 @@ pub fn variant_for_tag(value: &str) -> Option<&'static Variant> {
         .find(|v| key(v.id()) == wanted || v.spec().variant_tags.iter().any(|t| key(t) == wanted))
 }
 
+/// The variant a client names (a URL, a query parameter, the command line): its id, in any
+/// case, or a name other programs give it (a [`crate::variant::Spec::variant_tags`] entry:
+/// lidraughts' `standard`, `Frysk!`...), compared as [`variant_for_tag`] compares them.
+pub fn variant_named(name: &str) -> Option<&'static Variant> {
+    crate::catalogue::variant(name)
+        .or_else(|| {
+            variants()
+                .iter()
+                .find(|v| v.id().eq_ignore_ascii_case(name))
+        })
+        .or_else(|| variant_for_tag(name))
+}
+
+/// lidraughts' GameType for a game "from position": International rules from a set-up
+/// position, unless the `Variant` tag names another variant.
+pub const GAME_TYPE_FROM_POSITION: u32 = 99;
+
 /// The variant of a game: the explicit choice if given, else its `GameType` tag, else its
 /// `Variant` tag (lidraughts, PlayStrategy), else `None`. A `Variant` tag naming a variant on
 /// the board of the GameType's variant is more precise than the number, which several
@@ -653,6 +670,16 @@ pub fn choose_variant(game: &PdnGame, explicit: Option<&'static Variant>) -> Var
         .map(|name| (name, variant_for_tag(name)));
     if let Some(gt) = game.tag("GameType") {
         let num = gt.split(',').next().unwrap_or("").trim();
+        if num.parse::<u32>().ok() == Some(GAME_TYPE_FROM_POSITION) {
+            return match named {
+                Some((_, Some(by_name))) => VariantChoice::Found(by_name),
+                Some((name, None)) => VariantChoice::Unsupported(format!("Variant \"{name}\"")),
+                None => match crate::catalogue::variant("international") {
+                    Some(v) => VariantChoice::Found(v),
+                    None => VariantChoice::Unsupported(format!("GameType \"{gt}\"")),
+                },
+            };
+        }
         return match num.parse::<u32>().ok().and_then(variant_for_game_type) {
             Some(by_number) => match named {
                 Some((_, Some(by_name)))
