@@ -5,7 +5,7 @@
 
 use utoipa::OpenApi;
 
-use crate::api::{health, judge, moves, pdn, play, variants};
+use crate::api::{diagram, health, judge, moves, pdn, play, variants};
 use crate::errors::Problem;
 
 /// The API document.
@@ -27,6 +27,7 @@ Every error is an RFC 9457 problem document (`application/problem+json`) with a 
         variants::get_variant,
         moves::get_moves,
         moves::post_moves,
+        diagram::get_diagram,
         play::play,
         judge::judge,
         pdn::judge_pdn,
@@ -36,9 +37,9 @@ Every error is an RFC 9457 problem document (`application/problem+json`) with a 
     components(schemas(Problem)),
     tags(
         (name = "variants", description = "The catalogue of variants and their rules"),
-        (name = "moves", description = "Legal moves of a position"),
+        (name = "moves", description = "Legal moves of a position, and its diagram"),
         (name = "play", description = "Play moves"),
-        (name = "judge", description = "Judge a game and check a claimed result"),
+        (name = "judge", description = "Judge a game and check its declared result"),
         (name = "health", description = "Liveness and readiness probes"),
     )
 )]

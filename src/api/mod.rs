@@ -2,6 +2,7 @@
 //! Handlers only translate between JSON and the engine (`arbiter-rules`).
 
 pub mod body;
+pub mod diagram;
 pub mod health;
 pub mod judge;
 pub mod moves;
@@ -49,6 +50,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(web::get().to(moves::get_moves))
             .route(web::post().to(moves::post_moves))
             .default_service(not_allowed(GET_POST)),
+    )
+    .service(
+        web::resource("/v1/variants/{variant}/diagram")
+            .route(web::get().to(diagram::get_diagram))
+            .default_service(not_allowed(GET)),
     )
     .service(
         web::resource("/v1/variants/{variant}/play")

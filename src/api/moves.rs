@@ -115,6 +115,9 @@ pub struct MovesResponse {
     pub side_to_move: Side,
     /// Whether the game is over in this position.
     pub status: PositionStatus,
+    /// The diagram of the position (`GET /v1/variants/{variant}/diagram`, an SVG picture).
+    #[schema(example = "/v1/variants/international/diagram?position=W:W31-50:B1-20")]
+    pub diagram: String,
     /// Every legal move (one per move identity), sorted: by start square, then end square
     /// (in the variant's numbering; on algebraic boards file by file, each from rank 1 up:
     /// a1, a2, ..., b1, ...), then by the captured squares in that order, then a move that
@@ -145,6 +148,11 @@ pub fn list_moves_within(
     Ok(MovesResponse {
         variant: v.id().to_string(),
         position: v.fen_counters(&pos, counters),
+        diagram: format!(
+            "/v1/variants/{}/diagram?position={}",
+            v.id(),
+            query_escape(&v.fen(&pos))
+        ),
         side_to_move: pos.side().into(),
         status: position_status(v, &pos, budget)?,
         moves: described
@@ -152,6 +160,20 @@ pub fn list_moves_within(
             .map(|d| MoveInfo::of(v, &pos, counters, d))
             .collect(),
     })
+}
+
+/// `text` escaped for a query string: letters, digits and `-._~:,` as they are, every other
+/// byte as `%XX`.
+pub fn query_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~:,".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// The 200 answer, tagged with the number of moves for the metrics.

@@ -52,12 +52,12 @@ pub const MAX_TOKEN_BYTES: usize = 4096;
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct PdnQuery {
-    /// Judge every game under this variant id, whatever its GameType or Variant tag says.
-    #[param(example = "russian")]
+    /// Judge every game under this variant id (or alias), whatever its GameType or Variant
+    /// tag says. (No example: each example file names its variant in its tags.)
     pub variant: Option<String>,
     /// Whose score the results write first: `first-mover` (the default, PDN 3.0: `1-0` is a
     /// Black win in English, Pool and Thai) or `white-first` (`1-0` is always a White win).
-    #[param(inline, example = "white-first")]
+    #[param(inline, example = "first-mover")]
     pub result_convention: Option<ResultConventionDto>,
     /// Also give each judged game as canonical PDN 3.0 text (`pdn` of each game): the
     /// result tag set from the judgement, every illegal move and every reading the record

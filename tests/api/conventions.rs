@@ -20,6 +20,8 @@ const GET_PATHS: &[&str] = &[
     "/metrics",
     "/swagger-ui/",
     "/api-docs/openapi.json",
+    "/v1/variants/international/diagram",
+    "/v1/variants/hageby/diagram?position=W:Wa3:Bc1:S4,4&move=*b2",
 ];
 
 fn header<'a>(res: &'a Response, name: &str) -> Option<&'a str> {
