@@ -62,7 +62,14 @@ fn real_games_fit_the_budgets_with_a_wide_margin() {
         for chunk in blocks.chunks(MAX_GAMES) {
             let slice = chunk.join("\n[Event");
             let b = Budget::unlimited();
-            let _ = judge_pdn_text(&slice, Some(v), usize::MAX, ReadOptions::default(), &b);
+            let _ = judge_pdn_text(
+                &slice,
+                Some(v),
+                usize::MAX,
+                ReadOptions::default(),
+                false,
+                &b,
+            );
             if b.used() > heaviest_slice.0 {
                 heaviest_slice = (b.used(), name.clone());
             }
@@ -94,7 +101,8 @@ fn heavy_requests_hit_the_budget() {
     let file = game.repeat(200);
     let b = Budget::new(DEFAULT_PDN_WORK_BUDGET);
     let started = Instant::now();
-    let err = judge_pdn_text(&file, None, MAX_GAMES, ReadOptions::default(), &b).unwrap_err();
+    let err =
+        judge_pdn_text(&file, None, MAX_GAMES, ReadOptions::default(), false, &b).unwrap_err();
     eprintln!(
         "200 Frisian games: {} after {} units, {:.2} s",
         err.problem().code,
@@ -106,7 +114,7 @@ fn heavy_requests_hit_the_budget() {
     // One such game alone is judged within the request budget.
     let b = Budget::new(DEFAULT_WORK_BUDGET);
     let started = Instant::now();
-    let one = judge_pdn_text(&game, None, MAX_GAMES, ReadOptions::default(), &b).unwrap();
+    let one = judge_pdn_text(&game, None, MAX_GAMES, ReadOptions::default(), false, &b).unwrap();
     eprintln!(
         "1 Frisian game: {} units, {:.3} s",
         b.used(),

@@ -75,7 +75,15 @@ fn run_pdn(req: PdnRequest) {
         convention: req.result_convention.unwrap_or_default().into(),
         ..ReadOptions::default()
     };
-    if let Ok(answer) = judge_pdn_text(&req.pdn, explicit, MAX_GAMES, options, &budget()) {
+    let include_pdn = req.include_pdn.unwrap_or(false);
+    if let Ok(answer) = judge_pdn_text(
+        &req.pdn,
+        explicit,
+        MAX_GAMES,
+        options,
+        include_pdn,
+        &budget(),
+    ) {
         serde_json::to_vec(&answer).expect("the PDN answer serializes");
     }
 }

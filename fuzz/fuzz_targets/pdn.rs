@@ -3,7 +3,8 @@
 //!
 //! `count_games` agrees with the games read; the bounded reader keeps a prefix of what the
 //! unbounded one keeps and counts the same plies; judging never panics and reports every
-//! game.
+//! game; a judged game written back as canonical PDN (`include_pdn`) is judged the same way
+//! when read again (unless it had an illegal move, which the written game leaves out).
 
 #![no_main]
 
@@ -46,11 +47,40 @@ fuzz_target!(|data: &[u8]| {
         assert!(b.tags.len() <= f.tags.len());
     }
 
-    match judge_pdn_text(&text, None, MAX_GAMES, ReadOptions::default(), &budget()) {
+    match judge_pdn_text(
+        &text,
+        None,
+        MAX_GAMES,
+        ReadOptions::default(),
+        true,
+        &budget(),
+    ) {
         Ok(answer) => {
             assert!(count <= MAX_GAMES);
             assert_eq!(answer.games.len(), count);
             serde_json::to_vec(&answer).expect("the answer serializes");
+            for g in &answer.games {
+                let (Some(pdn), Some(verdict)) = (&g.pdn, g.verdict) else {
+                    continue;
+                };
+                if serde_json::to_value(verdict).unwrap() == "invalid" {
+                    continue;
+                }
+                let Ok(again) =
+                    judge_pdn_text(pdn, None, 1, ReadOptions::default(), false, &budget())
+                else {
+                    continue;
+                };
+                let a = &again.games[0];
+                assert_eq!(a.variant, g.variant, "{pdn}");
+                assert_eq!(
+                    serde_json::to_value(a.verdict).unwrap(),
+                    serde_json::to_value(g.verdict).unwrap(),
+                    "{pdn}"
+                );
+                assert_eq!(a.final_position, g.final_position, "{pdn}");
+                assert_eq!(a.plies, g.plies, "{pdn}");
+            }
         }
         Err(e) => assert!(
             count > MAX_GAMES || e.problem().code == "budget-exceeded",

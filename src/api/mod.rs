@@ -232,7 +232,7 @@ pub fn position_status(
 }
 
 /// A JSON request body read by Arbiter itself, so that every failure is a problem document:
-/// `None` when the body is empty, 413 above the body limit, 415 when a Content-Type other than
+/// `None` when the body is empty (or JSON `null`), 413 above the body limit, 415 when a Content-Type other than
 /// JSON is given, 400 for malformed JSON or the wrong shape (naming the field).
 pub struct JsonBody<T>(pub Option<T>);
 
@@ -255,6 +255,10 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
             let raw = body::read_raw(&req, &mut payload, limit, ApiError::body_too_large).await?;
             let bytes = body::decode(raw, &codings, limit, ApiError::body_too_large)?;
             if bytes.iter().all(u8::is_ascii_whitespace) {
+                return Ok(JsonBody(None));
+            }
+            // JSON `null` where the body is optional (an OpenAPI `oneOf: [null, ...]`): no body.
+            if std::str::from_utf8(&bytes).is_ok_and(|t| t.trim() == "null") {
                 return Ok(JsonBody(None));
             }
             if let Some(ct) = content_type.as_deref() {

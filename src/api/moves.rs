@@ -224,7 +224,7 @@ pub async fn get_moves(
     path = "/v1/variants/{variant}/moves",
     tag = "moves",
     params(("variant" = String, Path, description = "Variant id", example = "international")),
-    request_body(content = Option<MovesRequest>, description = "The position; optional: an empty body or `{}` means the start position", content_type = "application/json"),
+    request_body(content = Option<MovesRequest>, description = "The position; optional: an empty body, `null` or `{}` means the start position", content_type = "application/json", example = json!({"position": "W:W31-50:B1-20"})),
     responses(
         (status = 200, description = "The position, its status and its legal moves", body = MovesResponse),
         (status = 400, description = "Malformed JSON, wrong field types or invalid FEN", body = Problem, content_type = "application/problem+json"),

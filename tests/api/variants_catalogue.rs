@@ -150,7 +150,15 @@ const DIAGONAL: [Expected; 18] = [
         false,
         "11-15",
     ),
-    e("antidraughts", "white", (10, 10), N, None, false, "34-30"),
+    e(
+        "antidraughts",
+        "white",
+        (10, 10),
+        N,
+        Some("98,W,10,10,N2,0"),
+        false,
+        "34-30",
+    ),
 ];
 
 /// The variants other engines and sites serve (`more.md`, rules/README).

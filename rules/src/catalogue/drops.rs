@@ -84,10 +84,11 @@ fn rules(stones: u8, dirs: DirSet, goal: &'static str) -> Rules {
         goal: Goal::NoMovesLoses,
         ends: ends::last_stone_goal(
             goal,
-            "Hungarian seed and Salo's rules: capturing every enemy stone wins.",
-            "Hungarian seed (\"belép\": steps onto) and Salo's rules of 20 Sep 2003: the last \
-             stone must itself move onto the goal; one already standing there does not win \
-             until it moves onto it again.",
+            "The Hungarian booklet Dámajátékok Hétpróbára and Salo's rules: capturing every \
+             enemy stone wins.",
+            "The Hungarian booklet Dámajátékok Hétpróbára (\"belép\": steps onto) and Salo's \
+             rules of 20 Sep 2003: the last stone must itself move onto the goal; one already \
+             standing there does not win until it moves onto it again.",
         ),
         draws: draws::repetition_only(
             "No source gives a draw rule; the catalogue's safety net is threefold repetition \
@@ -152,19 +153,22 @@ pub(super) fn specs() -> Vec<Spec> {
                 goal: Goal::NoMovesPasses,
                 ends: ends::last_stone_goal_or_blocked(
                     "d2",
-                    "Hungarian seed and Salo's rules: capturing every enemy stone wins.",
-                    "Hungarian seed (\"belép\": steps onto) and Salo's rules file (the win is \
-                     recognised only after the owner's own move): a last stone already \
-                     standing on d2 must move onto it again.",
+                    "The Hungarian booklet Dámajátékok Hétpróbára and Salo's rules: capturing \
+                     every enemy stone wins.",
+                    "The Hungarian booklet Dámajátékok Hétpróbára (\"belép\": steps onto) and \
+                     Salo's rules file (the win is recognised only after the owner's own \
+                     move): a last stone already standing on d2 must move onto it again.",
                     "Salo's rules file: a player who cannot move passes; if both must pass the \
-                     game is drawn (rules/README).",
+                     game is drawn.",
                 ),
                 ..rules(5, hageby_lines, "d2")
             },
             &[
-                "Hungarian seed (Hageby)",
-                "Markus Salo, Hageby (Zillions rules file hageby.zrf and readme, 2003)",
-                "shared/rules/other.md §9",
+                "\"Dámajátékok Hétpróbára\" (Hungarian booklet of draughts games): Hageby",
+                "Markus Salo, Hageby (Zillions rules file hageby.zrf and readme, 2003; kept in \
+                 jpneto's World of Abstract Games repository, zrfs/Hageby.zip)",
+                "jpneto, World of Abstract Games: Vilbergen (the Hageby board), \
+                 https://jpneto.github.io/world_abstract_games/vilbergen.htm",
             ],
             &[
                 "13 points in rows of 4, 5 and 4 (Salo's names: A3-D3, A2-E2, B1-E1); each \
@@ -172,8 +176,8 @@ pub(super) fn specs() -> Vec<Spec> {
                  goal point is D2 (\"Hageby II\", goal E2, is not served).",
                 "Each side holds 5 stones (the rules file reserves 6, a slip in it). White \
                  first: the players drop one stone at a time on any empty point, the goal \
-                 included (the seed has no first-drop restriction), until both hands are \
-                 empty; then White makes the first move.",
+                 included (the Hungarian booklet has no first-drop restriction), until both \
+                 hands are empty; then White makes the first move.",
                 "A stone steps to a neighbouring empty point, or captures by jumping an \
                  adjacent enemy stone along a line to the empty point beyond; captures are \
                  compulsory and go on while they can, turning freely, with free choice among \
@@ -186,15 +190,16 @@ pub(super) fn specs() -> Vec<Spec> {
         ),
         spec(
             "vilbergen",
-            "Vilbergen, as the Hungarian seed plays it",
+            "Vilbergen (Hungarian rules)",
             (4, 3),
             full(4, 3),
             "W:W:B:S4,4",
             rules(4, DirSet::ALL, "d2"),
             &[
-                "Hungarian seed (Vilbergen)",
-                "Markus Salo, Vilbergen (Zillions rules file and readme, 2003)",
-                "shared/rules/other.md §10",
+                "\"Dámajátékok Hétpróbára\" (Hungarian booklet of draughts games): Vilbergen",
+                "Markus Salo, Vilbergen (Zillions rules file and readme, 2003): \
+                 http://www.zillions-of-games.com/cgi-bin/zilligames/\
+                 submissions.cgi?do=show;id=457",
             ],
             &[
                 "A 4×3 board (a1-d3); the goal point is d2, the middle of the right-hand side.",
@@ -218,9 +223,11 @@ pub(super) fn specs() -> Vec<Spec> {
             "W:W:B:S5,5",
             rules(5, DirSet::ORTHOGONAL, "d2"),
             &[
-                "Markus Salo, Vilbergen (Zillions rules file and readme, updated 20 Sep 2003)",
-                "jpneto, World of Abstract Games: Vilbergen",
-                "shared/rules/other.md §10",
+                "Markus Salo, Vilbergen (Zillions rules file and readme, updated 20 Sep 2003): \
+                 http://www.zillions-of-games.com/cgi-bin/zilligames/\
+                 submissions.cgi?do=show;id=457",
+                "jpneto, World of Abstract Games: Vilbergen, \
+                 https://jpneto.github.io/world_abstract_games/vilbergen.htm",
             ],
             &[
                 "Salo's rules: as Vilbergen, with 5 stones each and steps and captures along \
@@ -238,14 +245,14 @@ pub(super) fn specs() -> Vec<Spec> {
             "W:W:B:S4,4",
             rules(4, DirSet::ALL, "c2"),
             &[
-                "Hungarian seed (Lahti)",
-                "Markus Salo, Lahti (Zillions rules file and readme, 2003)",
-                "shared/rules/other.md §11",
+                "\"Dámajátékok Hétpróbára\" (Hungarian booklet of draughts games): Lahti",
+                "Markus Salo, Lahti (Zillions rules file and readme, 2003; kept in jpneto's \
+                 World of Abstract Games repository, zrfs/Lahti.zip)",
             ],
             &[
                 "Lahti I: a 5×2 board (a1-e2), goal point c2 (the middle of one long side).",
                 "Each side holds 4 stones and drops them as in Vilbergen (any empty point, the \
-                 goal included: the seed has no first-drop restriction).",
+                 goal included: the Hungarian booklet has no first-drop restriction).",
                 "A stone steps in any of the 8 directions and captures by jumping; on two rows \
                  only jumps along a row exist, so a capture takes at most two stones \
                  (a→c→e). Captures are compulsory and go on while they can.",

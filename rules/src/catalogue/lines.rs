@@ -128,21 +128,22 @@ pub(super) fn specs() -> Vec<Spec> {
         far_rank_frozen: false,
         ends: ends::occupy_goal(
             ["c5", "c1"],
-            "Hungarian seed: the first player to occupy the opponent's last point wins. The \
-             goal points c5 (White's) and c1 (Black's) are the reconstruction's (other.md §8).",
+            "The Hungarian booklet Dámajátékok Hétpróbára: the first player to occupy the \
+             opponent's last point wins. The goal points c5 (White's) and c1 (Black's) are a \
+             reconstruction (the booklet's board figure is lost).",
         ),
         ..alquerque.clone()
     };
     vec![
         spec(
             "alquerque",
-            "Alquerque, as the Hungarian seed plays it",
+            "Alquerque (Hungarian rules)",
             alquerque_board(),
             alquerque,
             &[
-                "Hungarian seed (Alquerque, Alkerk)",
-                "Ludii Alquerque.lud (board and start)",
-                "shared/rules/other.md §5",
+                "\"Dámajátékok Hétpróbára\" (Hungarian booklet of draughts games): Alquerque \
+                 (Alkerk)",
+                "Ludii, Alquerque (Ludeme/Ludii, Alquerque.lud: board and start)",
             ],
             None,
             &[
@@ -158,13 +159,15 @@ pub(super) fn specs() -> Vec<Spec> {
         ),
         spec(
             "alquerque-brainking",
-            "Alquerque, as the German seed's site (BrainKing) plays it",
+            "Alquerque (BrainKing rules)",
             alquerque_board(),
             brainking,
             &[
-                "BrainKing table of variants (German seed): Alquerque 5x5, 12 pawns, not promoted",
-                "BrainKing, Alquerque rules (GameRules?tp=53, English and German pages)",
-                "shared/rules/other.md §5",
+                "BrainKing rules page, Alquerque: https://brainking.com/en/GameRules?tp=53 \
+                 (German: https://brainking.com/de/GameRules?tp=53)",
+                "BrainKing rules page, Checkers, with its table of draughts variants (Alquerque \
+                 5x5, 12 pawns, not promoted): https://brainking.com/en/GameRules?tp=7",
+                "Ludii, Alquerque (Ludeme/Ludii, Alquerque.lud: board and start)",
             ],
             None,
             &[
@@ -177,9 +180,9 @@ pub(super) fn specs() -> Vec<Spec> {
                  later ones in any direction, backward too; free choice among captures; \
                  captured pawns leave at once.",
                 "A pawn may not go back to the point it came from on its side's previous move \
-                 (the German page: \"Eine Figur kann nicht an den Ort zurückkehren, auf dem \
-                 sie im vorigen Zug gestanden ist\"); a capture that would is not compulsory. \
-                 The FEN's L field keeps each side's last move (`:Lb2-c3,d4-d3`).",
+                 (BrainKing's German page: \"Eine Figur kann nicht an den Ort zurückkehren, \
+                 auf dem sie im vorigen Zug gestanden ist\"); a capture that would is not \
+                 compulsory. The FEN's L field keeps each side's last move (`:Lb2-c3,d4-d3`).",
                 "A side without pawns or moves loses. Draws: threefold repetition, the \
                  catalogue's safety net.",
             ],
@@ -189,12 +192,12 @@ pub(super) fn specs() -> Vec<Spec> {
             "Seth",
             seth_board,
             seth,
-            &["Hungarian seed (Seth)", "shared/rules/other.md §8"],
+            &["\"Dámajátékok Hétpróbára\" (Hungarian booklet of draughts games): Seth"],
             Some(
-                "the seed's board figure is lost: this board (the Alquerque board with a \
-                 step-only arc joining a1-a5 and e1-e5), the start and the goal points c5/c1 \
-                 are a reconstruction (other.md §8); the board is data and will be replaced \
-                 when the figure is found",
+                "the board figure of the Hungarian booklet Dámajátékok Hétpróbára is lost: this \
+                 board (the Alquerque board with a step-only arc joining a1-a5 and e1-e5), the \
+                 start and the goal points c5/c1 are a reconstruction; the board is data and \
+                 will be replaced when the figure is found",
             ),
             &[
                 "Stones step to an adjacent empty point along a line in any direction, or \

@@ -181,13 +181,23 @@ fn specs() -> Vec<Spec> {
         rules: fmjd(),
         promotion: PromotionSquares::FarRank,
         game_type: Some("20,W,10,10,N2,0"),
-        variant_tags: &["Standard", "International draughts", "Draughts"],
+        variant_tags: &[
+            "Standard",
+            "International draughts",
+            "Draughts",
+            "From Position",
+            "draughtsFromPosition",
+        ],
         capture_separator: 'x',
         result_style: ResultStyle::International,
         sources: &[
-            "FMJD Annex 1, Official FMJD rules for international draughts",
-            "PDN 3.0 (pdn.fmjd.org), GameType 20",
-            "shared/rules/diagonal.md §3.1",
+            "FMJD Annex 1, Official FMJD rules for international draughts: \
+             https://fmjd.org/?p=annex (text: https://e-dama.net/e/dama/\
+             Annex_1_official_FMJD_rules_of_international_draughts.htm)",
+            "PDN 3.0 (FMJD), GameType 20: https://pdn.fmjd.org/gametype.html",
+            "lidraughts (scaladraughts Standard.scala): https://github.com/RoepStoep/scaladraughts",
+            "dctl by Rein Halbersma (rules international.hpp, perft): \
+             https://github.com/rhalbersma/dctl",
         ],
         provisional: None,
         notes: &[
@@ -267,9 +277,12 @@ fn specs() -> Vec<Spec> {
                 Some("21,B,8,8,N1,0"),
                 'x',
                 &[
-                    "WCDF rules of English draughts / checkers",
-                    "PDN 3.0 (pdn.fmjd.org), GameType 21",
-                    "shared/rules/diagonal.md §3.9",
+                    "WCDF rules of English draughts / checkers, as quoted at \
+                     https://littlegolem.net/jsp/forum/topic2.jsp?forum=300&topic=17",
+                    "PDN 3.0 (FMJD), GameType 21: https://pdn.fmjd.org/gametype.html",
+                    "dctl by Rein Halbersma (rules checkers.hpp, perft): \
+                     https://github.com/rhalbersma/dctl",
+                    "Aart Bik, perft for checkers: http://www.aartbik.com/MISC/checkers.html",
                 ],
                 &[
                     "Black (dark) moves first; squares 1-12 are Black's, 21-32 White's.",
@@ -294,10 +307,13 @@ fn specs() -> Vec<Spec> {
             Some("25,W,8,8,A0,0"),
             ':',
             &[
-                "FMJD-64 / IDF official rules of draughts-64",
-                "Rules of the sport \"draughts\", Russian Ministry of Sport (2010)",
-                "PDN 3.0 (pdn.fmjd.org), GameType 25",
-                "shared/rules/diagonal.md §3.3",
+                "FMJD-64 / IDF official rules of draughts-64: \
+                 https://fmjd64.org/rules-of-the-game/",
+                "Rules of the sport \"draughts\", Russian Ministry of Sport (2010): \
+                 http://studydoc.ru/doc/337559/",
+                "PDN 3.0 (FMJD), GameType 25: https://pdn.fmjd.org/gametype.html",
+                "lidraughts (scaladraughts Russian.scala): \
+                 https://github.com/RoepStoep/scaladraughts",
             ],
             &[
                 "Free choice among capture sequences (no majority rule).",
@@ -314,10 +330,12 @@ fn specs() -> Vec<Spec> {
             Some("26,W,8,8,A0,0"),
             'x',
             &[
-                "FMJD Brazilian draughts rules (brazil.fmjd.org)",
-                "CBD, Regras Oficiais do Jogo de Damas",
-                "PDN 3.0 (pdn.fmjd.org), GameType 26",
-                "shared/rules/diagonal.md §3.2",
+                "FMJD Brazilian draughts rules: http://brazil.fmjd.org/includes/rules.php",
+                "CBD, Regras Oficiais do Jogo de Damas (summary: \
+                 http://apedamas.blogspot.com/p/regulamento-oficial.html)",
+                "PDN 3.0 (FMJD), GameType 26: https://pdn.fmjd.org/gametype.html",
+                "lidraughts (scaladraughts Brazilian.scala): \
+                 https://github.com/RoepStoep/scaladraughts",
             ],
             &[
                 "International rules on 8×8: majority capture, men capture backward, flying kings.",
@@ -336,10 +354,12 @@ fn specs() -> Vec<Spec> {
             start_fen: "W:W43-72:B1-30",
             game_type: Some("27,W,12,12,N2,0"),
             sources: &[
-                "windames.free.fr, Canadian draughts",
-                "checkershistory.com, Canadian checkers",
-                "PDN 3.0 (pdn.fmjd.org), GameType 27",
-                "shared/rules/diagonal.md §3.4",
+                "windames.free.fr, Canadian draughts: http://windames.free.fr/canadian.html",
+                "checkershistory.com, Canadian checkers: \
+                 http://checkershistory.com/Canadian-Checkers-Variant.html",
+                "PDN 3.0 (FMJD), GameType 27: https://pdn.fmjd.org/gametype.html",
+                "Ludii, Canadian Draughts: \
+                 https://ludii.games/details.php?keyword=Canadian+Draughts",
             ],
             notes: &[
                 "International rules on a 12×12 board with 30 men a side; 1 = b12 ... 72 = k1.",
@@ -356,9 +376,9 @@ fn specs() -> Vec<Spec> {
             Some("29,W,8,8,A0,0"),
             'x',
             &[
-                "FMJD, Brief rules of Czech draughts (fmjd.org/variant.php?p=czech)",
-                "PDN 3.0 (pdn.fmjd.org), GameType 29",
-                "shared/rules/diagonal.md §3.5",
+                "FMJD, Brief rules of Czech draughts: http://fmjd.org/variant.php?p=czech",
+                "PDN 3.0 (FMJD), GameType 29: https://pdn.fmjd.org/gametype.html",
+                "BrainKing rules page, Czech checkers: https://brainking.com/en/GameRules?tp=29",
             ],
             &[
                 "Men capture forward only; a capture with a king has priority over one with a man; \
@@ -382,10 +402,13 @@ fn specs() -> Vec<Spec> {
             capture_separator: 'x',
             result_style: ResultStyle::Default,
             sources: &[
-                "FID, Regolamento ufficiale di gioco della dama italiana",
-                "federdama.org, Le 10 regole della dama italiana",
-                "PDN 3.0 (pdn.fmjd.org), GameType 22",
-                "shared/rules/diagonal.md §3.6",
+                "FID, Regolamento ufficiale di gioco della dama italiana: \
+                 http://www.fid.it/regolamenti/capo1.htm",
+                "federdama.org, Le 10 regole della dama italiana: \
+                 https://www.federdama.org/cms/index.php/documenti-1/le-specialita/dama-italiana",
+                "PDN 3.0 (FMJD), GameType 22: https://pdn.fmjd.org/gametype.html",
+                "dctl by Rein Halbersma (rules italian.hpp, citing the FID draw articles): \
+                 https://github.com/rhalbersma/dctl",
             ],
             provisional: None,
             notes: &[
@@ -395,7 +418,8 @@ fn specs() -> Vec<Spec> {
                  earliest (lexicographically smallest list of king positions in the sequence).",
                 "Draw by repetition on the 4th occurrence of a position (FID art. 9.3 as cited by \
                  dctl); a tournament using threefold repetition would differ.",
-                "Seed 003's flying Italian king is not used (FID kings are short).",
+                "The flying Italian king of some popular Italian rules summaries is not used \
+                 (FID kings are short).",
             ],
         },
         Spec {
@@ -422,9 +446,11 @@ fn specs() -> Vec<Spec> {
             capture_separator: 'x',
             result_style: ResultStyle::Default,
             sources: &[
-                "FPD, Regras do jogo de damas clássicas",
-                "PDN 3.0 (pdn.fmjd.org), GameType 28",
-                "shared/rules/diagonal.md §3.7",
+                "FPD, Regras do jogo de damas clássicas: \
+                 https://pt.slideshare.net/slideshow/regas-jogo-de-damas/51814671",
+                "PDN 3.0 (FMJD), GameType 28: https://pdn.fmjd.org/gametype.html",
+                "PlayStrategy (strategygames Portuguese.scala, citing the FPD 2021 rules): \
+                 https://github.com/Mind-Sports-Games/strategygames",
             ],
             provisional: None,
             notes: &[
@@ -460,10 +486,13 @@ fn specs() -> Vec<Spec> {
             capture_separator: '-',
             result_style: ResultStyle::Default,
             sources: &[
-                "mindsports.nl, Thai draughts",
-                "checkers.fandom.com, Mak-hot",
-                "PDN 3.0 (pdn.fmjd.org), GameType 31",
-                "shared/rules/diagonal.md §3.8",
+                "mindsports.nl, Thai draughts: http://mindsports.nl/index.php/\
+                 on-the-evolution-of-draughts-variants/draughts-variants/500-thai",
+                "checkers.fandom.com, Mak-hot: https://checkers.fandom.com/wiki/Mak-hot",
+                "checkerschest.com, Thai checkers: \
+                 http://www.checkerschest.com/checkers-games/thai-checkers.htm",
+                "PDN 3.0 (FMJD), GameType 31: https://pdn.fmjd.org/gametype.html",
+                "dctl by Rein Halbersma (rules thai.hpp): https://github.com/rhalbersma/dctl",
             ],
             provisional: None,
             notes: &[
@@ -477,7 +506,7 @@ fn specs() -> Vec<Spec> {
         },
         board8(
             "checkers",
-            "Checkers (\"Dame\", as the German seed describes it)",
+            "Checkers (\"Dame\", as BrainKing describes it)",
             false,
             Color::White,
             "W:W21-32:B1-12",
@@ -485,11 +514,13 @@ fn specs() -> Vec<Spec> {
             None,
             'x',
             &[
-                "BrainKing, Checkers rules (seed 001)",
-                "shared/rules/diagonal.md §3.10",
+                "BrainKing rules page, Checkers (German: Dame): \
+                 https://brainking.com/en/GameRules?tp=7",
+                "WCDF rules of English draughts (the same moves), as quoted at \
+                 https://littlegolem.net/jsp/forum/topic2.jsp?forum=300&topic=17",
             ],
             &[
-                "English draughts moves; White moves first, as the seed's site plays it.",
+                "English draughts moves; White moves first, as BrainKing plays it.",
                 "No PDN GameType of its own: PDN files use GameType 21 with a Variant tag.",
             ],
         ),
@@ -502,11 +533,16 @@ fn specs() -> Vec<Spec> {
             wcdf(),
             None,
             'x',
-            &["Hungarian seed (000)", "shared/rules/diagonal.md §3.11"],
+            &[
+                "\"Dámajátékok Hétpróbára\" (Hungarian booklet of draughts games): \
+                 \"paraszt\" Dáma",
+                "WCDF rules of English draughts (the same moves), as quoted at \
+                 https://littlegolem.net/jsp/forum/topic2.jsp?forum=300&topic=17",
+            ],
             &[
                 "English draughts moves; White moves first.",
-                "The seed's deferred removal (\"török ütés\") is honoured, and changes no move \
-                 with short-range pieces.",
+                "The Hungarian booklet's deferred removal (\"török ütés\") is honoured, and \
+                 changes no move with short-range pieces.",
             ],
         ),
         board8(
@@ -519,8 +555,10 @@ fn specs() -> Vec<Spec> {
             None,
             'x',
             &[
-                "BrainKing, Anti Checkers (seed 001)",
-                "shared/rules/diagonal.md §3.12",
+                "BrainKing, Anti Checkers (its list of checkers games, German: Anti Dame): \
+                 https://brainking.com/en/SelectGameType?fid=6&p=2",
+                "BrainKing rules page, Checkers (the base rules): \
+                 https://brainking.com/en/GameRules?tp=7",
             ],
             &[
                 "Checkers moves; the side to move with no legal move (no pieces, or all blocked) \
@@ -535,8 +573,9 @@ fn specs() -> Vec<Spec> {
                         Ba3,b4,a5,c5,b6,d6,a7,c7,e7,b8,d8,f8",
             promotion: PromotionSquares::Squares([&["a7", "b8"], &["g1", "h2"]]),
             provisional: Some(
-                "the seed's start position is only a picture; this setup (the triangle nearest \
-                 each corner, as an independent implementation uses) is a reconstruction",
+                "BrainKing's rules page shows the start position only as a picture; this setup \
+                 (the triangle nearest each corner, as an independent implementation uses) is a \
+                 reconstruction",
             ),
             ..board8(
                 "corner",
@@ -548,9 +587,11 @@ fn specs() -> Vec<Spec> {
                 None,
                 'x',
                 &[
-                    "BrainKing, Corner checkers (seed 001)",
-                    "shared/rules/README.md (start position decision)",
-                    "shared/rules/diagonal.md §3.13",
+                    "BrainKing rules page, Corner checkers (German: Eckdame): \
+                     https://brainking.com/en/GameRules?tp=30",
+                    "BrainKing rules page, Czech checkers (the base rules): \
+                     https://brainking.com/en/GameRules?tp=29",
+                    "FMJD, Brief rules of Czech draughts: http://fmjd.org/variant.php?p=czech",
                 ],
                 &[
                     "Czech rules, but men are crowned only on a7 or b8 (White) and g1 or h2 \
@@ -565,8 +606,8 @@ fn specs() -> Vec<Spec> {
                         Ba1,c1,b2,d2,a3,c3,b4,d4,a5,c5,b6,d6",
             promotion: PromotionSquares::Squares([&["b8", "d8", "f8", "h8"]; 2]),
             provisional: Some(
-                "the seed's start position is only a picture; this setup (ranks 1-6, Black on \
-                 files a-d, White on files e-h) is a reconstruction",
+                "BrainKing's rules page shows the start position only as a picture; this setup \
+                 (ranks 1-6, Black on files a-d, White on files e-h) is a reconstruction",
             ),
             ..board8(
                 "one-way",
@@ -578,9 +619,11 @@ fn specs() -> Vec<Spec> {
                 None,
                 'x',
                 &[
-                    "BrainKing, One Way Checkers (seed 001)",
-                    "shared/rules/README.md (start position decision)",
-                    "shared/rules/diagonal.md §3.14",
+                    "BrainKing rules page, One Way Checkers (German: Ein-Weg-Dame): \
+                     https://brainking.com/en/GameRules?tp=31",
+                    "BrainKing rules page, Czech checkers (the base rules): \
+                     https://brainking.com/en/GameRules?tp=29",
+                    "FMJD, Brief rules of Czech draughts: http://fmjd.org/variant.php?p=czech",
                 ],
                 &[
                     "Czech rules, but the men of both colours move and capture towards rank 8, \
@@ -599,9 +642,12 @@ fn specs() -> Vec<Spec> {
             None,
             'x',
             &[
-                "BrainKing, Parachute checkers (seed 001)",
-                "checkerschest.com, Parachute checkers",
-                "shared/rules/other.md §12.3",
+                "BrainKing rules page, Parachute checkers (German: Fallschirmdame): \
+                 https://brainking.com/en/GameRules?tp=32",
+                "checkerschest.com, Parachute checkers: \
+                 http://www.checkerschest.com/checkers-games/parachute-checkers.htm",
+                "BrainKing rules page, Czech checkers (the base rules): \
+                 https://brainking.com/en/GameRules?tp=29",
             ],
             &[
                 "Czech rules plus 4 parachutists a side on the opponent's first rank (FEN prefix \
@@ -621,10 +667,14 @@ fn specs() -> Vec<Spec> {
             game_type: Some("40,W,10,10,N2,0"),
             result_style: ResultStyle::Default,
             sources: &[
-                "Wikipedia, Frisian draughts",
-                "lidraughts (scaladraughts Frisian.scala), dctl frisian.hpp",
-                "PDN 3.0 (pdn.fmjd.org), GameType 40",
-                "shared/rules/diagonal.md §3.16",
+                "Wikipedia, Frisian draughts: https://en.wikipedia.org/wiki/Frisian_draughts",
+                "mindsports.nl, Frisian draughts: http://mindsports.nl/index.php/\
+                 on-the-evolution-of-draughts-variants/draughts-variants/501-frisian",
+                "lidraughts (scaladraughts Frisian.scala): \
+                 https://github.com/RoepStoep/scaladraughts",
+                "dctl by Rein Halbersma (rules frisian.hpp, perft): \
+                 https://github.com/rhalbersma/dctl",
+                "PDN 3.0 (FMJD), GameType 40: https://pdn.fmjd.org/gametype.html",
             ],
             notes: &[
                 "Men and kings also capture orthogonally (the square two rows or two columns \
@@ -636,46 +686,58 @@ fn specs() -> Vec<Spec> {
             ],
             ..international.clone()
         },
-        board8(
-            "pool",
-            "American pool checkers",
-            false,
-            Color::Black,
-            "B:W21-32:B1-12",
-            diagonal(
-                true,
-                KingStyle::Flying,
-                Removal::Deferred,
-                vec![],
-                MidCapturePromotion::Pass,
-                draws::wcdf(),
-            ),
-            Some("23,B,8,8,N1,0"),
-            'x',
-            &[
-                "American Pool Checkers Association rules (as annotated in dctl pool.hpp)",
-                "PDN 3.0 (pdn.fmjd.org), GameType 23",
-                "shared/rules/diagonal.md §3.17",
-            ],
-            &[
-                "Men capture backward, flying kings, free choice; a man passing the far row \
-                 during a capture stays a man unless it ends there.",
-            ],
-        ),
+        Spec {
+            variant_tags: &["American pool"],
+            ..board8(
+                "pool",
+                "American pool checkers",
+                false,
+                Color::Black,
+                "B:W21-32:B1-12",
+                diagonal(
+                    true,
+                    KingStyle::Flying,
+                    Removal::Deferred,
+                    vec![],
+                    MidCapturePromotion::Pass,
+                    draws::wcdf(),
+                ),
+                Some("23,B,8,8,N1,0"),
+                'x',
+                &[
+                    "American Pool Checkers Association rules, as annotated in dctl by Rein \
+                     Halbersma (rules pool.hpp): https://github.com/rhalbersma/dctl",
+                    "PDN 3.0 (FMJD), GameType 23: https://pdn.fmjd.org/gametype.html",
+                    "PlayStrategy (strategygames Pool.scala): \
+                     https://github.com/Mind-Sports-Games/strategygames",
+                ],
+                &[
+                    "Men capture backward, flying kings, free choice; a man passing the far row \
+                     during a capture stays a man unless it ends there.",
+                ],
+            )
+        },
         Spec {
             id: "antidraughts",
             variant_tags: &[],
             name: "International antidraughts",
-            game_type: None,
+            game_type: Some("98,W,10,10,N2,0"),
             rules: antidraughts_rules,
             sources: &[
-                "lidraughts.org/variant/antidraughts",
-                "shared/rules/diagonal.md §3.12",
+                "lidraughts, Antidraughts: https://lidraughts.org/variant/antidraughts",
+                "lidraughts (scaladraughts Antidraughts.scala): \
+                 https://github.com/RoepStoep/scaladraughts",
+                "PlayStrategy (strategygames Antidraughts.scala): \
+                 https://github.com/Mind-Sports-Games/strategygames",
+                "pydraughts (variant antidraughts): \
+                 https://github.com/AttackingOrDefending/pydraughts",
             ],
             notes: &[
                 "International moves; the side to move with no legal move wins.",
-                "Draws: repetition only. No PDN GameType of its own: PDN files use 20 with a \
-                 Variant tag.",
+                "Draws: repetition only.",
+                "PDN: lidraughts and PlayStrategy write the private GameType 98 (FMJD has no \
+                 number for antidraughts); GameType 20 with [Variant \"Antidraughts\"] is read \
+                 as antidraughts too.",
             ],
             ..international
         },
@@ -738,9 +800,11 @@ fn served_elsewhere(base: &[Spec]) -> Vec<Spec> {
             game_type: Some("97,W,10,10,N2,0"),
             variant_tags: &["Frysk!"],
             sources: &[
-                "lidraughts (variant Frysk!, Frysk.scala: Frisian rules from five men a side)",
-                "PlayStrategy (strategygames Frysk.scala)",
-                "shared/rules/more.md §1",
+                "lidraughts (variant Frysk!, Frysk.scala: Frisian rules from five men a side): \
+                 https://github.com/RoepStoep/lidraughts",
+                "PlayStrategy (strategygames Frysk.scala): \
+                 https://github.com/Mind-Sports-Games/strategygames",
+                "pydraughts (variant frysk!): https://github.com/AttackingOrDefending/pydraughts",
             ],
             notes: &[
                 "Frisian draughts from five men a side, each on its own back row \
@@ -748,8 +812,8 @@ fn served_elsewhere(base: &[Spec]) -> Vec<Spec> {
                 "PDN: lidraughts and PlayStrategy write the private GameType 97 (FMJD has no \
                  number for Frysk!); GameType 40 with [Variant \"Frysk!\"], as pydraughts \
                  writes, is read as Frysk! too.",
-                "Draws: those of our frisian, threefold repetition included (rules/README); \
-                 lidraughts and PlayStrategy apply no repetition rule to Frisian games.",
+                "Draws: those of our frisian, threefold repetition included (the catalogue's \
+                 choice); lidraughts and PlayStrategy apply no repetition rule to Frisian games.",
             ],
             ..of("frisian")
         },
@@ -758,12 +822,15 @@ fn served_elsewhere(base: &[Spec]) -> Vec<Spec> {
             name: "Breakthrough (International draughts, the first king wins)",
             rules: breakthrough_rules,
             game_type: Some("96,W,10,10,N2,0"),
-            variant_tags: &[],
+            variant_tags: &["BRKTHRU"],
             sources: &[
-                "lidraughts.org/variant/breakthrough",
-                "lidraughts and PlayStrategy (strategygames Breakthrough.scala)",
-                "Scan by Fabien Letouzey (variant bt)",
-                "shared/rules/more.md §2",
+                "lidraughts, Breakthrough: https://lidraughts.org/variant/breakthrough",
+                "lidraughts (Breakthrough.scala): https://github.com/RoepStoep/lidraughts",
+                "PlayStrategy (strategygames Breakthrough.scala): \
+                 https://github.com/Mind-Sports-Games/strategygames",
+                "Scan by Fabien Letouzey (variant bt): https://github.com/rhalbersma/scan",
+                "pydraughts (variant breakthrough): \
+                 https://github.com/AttackingOrDefending/pydraughts",
             ],
             notes: &[
                 "International moves; the first side to crown a king wins at once (reason \
@@ -784,16 +851,20 @@ fn served_elsewhere(base: &[Spec]) -> Vec<Spec> {
             id: "killer",
             provisional: Some(
                 "no Killer draw rules were found in a primary source: repetition and 25 king \
-                 moves each (FMJD 6.1, 6.2) are the catalogue's choice (rules/README, more.md K1)",
+                 moves each (FMJD 6.1, 6.2) are the catalogue's choice",
             ),
             name: "Killer draughts",
             rules: killer_rules,
             game_type: None,
             variant_tags: &["Killer draughts"],
             sources: &[
-                "mindsports.nl, Killer draughts (Christian Freeling)",
-                "dctl killer.hpp (rules and perft); Scan by Fabien Letouzey (variant killer)",
-                "shared/rules/more.md §3",
+                "mindsports.nl, Killer draughts (Christian Freeling): \
+                 https://mindsports.nl/index.php/the-pit/605-killer-draughts",
+                "dctl by Rein Halbersma (rules killer.hpp, perft): \
+                 https://github.com/rhalbersma/dctl",
+                "Scan by Fabien Letouzey (variant killer): https://github.com/rhalbersma/scan",
+                "Zillions of Games, Killer draughts: http://www.zillions-of-games.com/cgi-bin/\
+                 zilligames/submissions.cgi?do=show;id=2370",
             ],
             notes: &[
                 "International rules plus the killer rule: a king whose last captured piece \
@@ -802,7 +873,7 @@ fn served_elsewhere(base: &[Spec]) -> Vec<Spec> {
                  it applies to single captures too; men are unaffected.",
                 "Draws: threefold repetition and 25 king moves each (FMJD 6.1, 6.2); the FMJD \
                  16- and 5-move endgame rules are off, since they would forbid the wins the \
-                 killer rule exists for (rules/README; Scan applies repetition only).",
+                 killer rule exists for (the catalogue's choice; Scan applies repetition only).",
                 "No PDN GameType of its own: PDN files use 20 with [Variant \"Killer\"].",
             ],
             ..international.clone()
@@ -811,16 +882,22 @@ fn served_elsewhere(base: &[Spec]) -> Vec<Spec> {
             id: "spanish",
             provisional: Some(
                 "the draw rules are the Portuguese (FPD) set, as PlayStrategy applies them; no \
-                 Spanish federation text was found (more.md S1)",
+                 Spanish federation text was found",
             ),
             name: "Spanish draughts (Damas)",
             game_type: Some("24,W,8,8,N1,1"),
             variant_tags: &[],
             sources: &[
-                "dctl spanish.hpp (rules and perft, citing the FPD rules)",
-                "CheckerBoard and PDN 3.0 (pdn.fmjd.org), GameType 24",
-                "checkershistory.com, Spanish checkers; realidad-simulada.es (numbering)",
-                "shared/rules/more.md §4",
+                "dctl by Rein Halbersma (rules spanish.hpp, perft, citing the FPD rules): \
+                 https://github.com/rhalbersma/dctl",
+                "PDN 3.0 (FMJD), GameType 24: https://pdn.fmjd.org/gametype.html; the \
+                 CheckerBoard program's Spanish game type",
+                "checkershistory.com, Spanish checkers: \
+                 http://www.checkershistory.com/Spanish-Checkers-Variant.html",
+                "realidad-simulada.es, Damas españolas (numbering): \
+                 http://realidad-simulada.es/Juegos/Damas%20espa%C3%B1olas/1.htm",
+                "PlayStrategy (strategygames Portuguese.scala, shown as \"Spanish\"): \
+                 https://github.com/Mind-Sports-Games/strategygames",
             ],
             notes: &[
                 "Portuguese moves and draws: men move and capture forward only, flying kings, \
@@ -839,7 +916,7 @@ fn served_elsewhere(base: &[Spec]) -> Vec<Spec> {
             id: "sri-lankan",
             provisional: Some(
                 "no federation text: the square numbering and the first mover come from \
-                 secondary sources and our derivation (more.md L1-L3)",
+                 secondary sources and our derivation",
             ),
             name: "Sri Lankan draughts, 12×12",
             board: BoardShape::Grid(Squares::LightA1),
@@ -847,9 +924,10 @@ fn served_elsewhere(base: &[Spec]) -> Vec<Spec> {
             game_type: None,
             variant_tags: &["Sri Lanka"],
             sources: &[
-                "checkerschest.com, Sri Lanka checkers",
-                "dctl (srilankan: International rules on the 12×12 board, perft)",
-                "shared/rules/more.md §5",
+                "checkerschest.com, Sri Lanka checkers: \
+                 http://www.checkerschest.com/checkers-games/srilanka-checkers.htm",
+                "dctl by Rein Halbersma (srilankan: International rules on the 12×12 board, \
+                 perft): https://github.com/rhalbersma/dctl",
             ],
             notes: &[
                 "Canadian (International) rules on the mirrored 12×12 board: a1 light, the dark \
@@ -858,7 +936,8 @@ fn served_elsewhere(base: &[Spec]) -> Vec<Spec> {
                  square: 1 = a12 ... 6 = k12, 7 = b11 ... 72 = l1 (derived; no published \
                  numbering).",
                 "No PDN GameType of its own: PDN files use 27 with [Variant \"Sri Lankan\"] \
-                 (more.md suggests 27,W,12,12,N2,1).",
+                 (the full tag 27,W,12,12,N2,1 would describe the board, an unofficial \
+                 combination).",
                 "Draws: as canadian (FMJD).",
             ],
             ..of("canadian")

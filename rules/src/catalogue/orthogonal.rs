@@ -119,14 +119,15 @@ pub(super) fn specs() -> Vec<Spec> {
         king_quiet_limit: 0,
         goal: Goal::NoMovesLoses,
         ends: ends::lone_pieces(
-            "Polish seed (\"Warcaby Tureckie\") and the newer Wikipedia wording: the side left \
-             with a lone man against a king loses. Turkish-language pages call it a draw; the \
-             catalogue follows the seed (rules/README).",
+            "The Polish article \"Warcaby ortogonalne 8×8 – tureckie, Croda i Dameo\" \
+             (Warcaby Tureckie) and the newer Wikipedia wording: the side left with a lone man \
+             against a king loses. Turkish-language pages call it a draw; the catalogue follows \
+             the Polish article.",
             "All sources that mention it: one king against one king is a draw.",
         ),
         draws: draws::repetition_only(
             "Threefold repetition (alemanni, kish). kish's 50-move no-progress rule is not \
-             applied (other.md §1).",
+             applied.",
         ),
     };
     let croda = Rules {
@@ -260,11 +261,17 @@ pub(super) fn specs() -> Vec<Spec> {
             turkish,
             Some("30,W,8,8,A0,0"),
             &[
-                "Hungarian seed (\"török\" Dáma), Polish seed (Warcaby Tureckie)",
-                "BrainKing Türkische Dame (GameRules tp=36); Wikipedia, Turkish draughts",
-                "kish (Rust engine: perft), Ludii Dama.lud",
-                "PDN 3.0 (pdn.fmjd.org), GameType 30",
-                "shared/rules/other.md §1",
+                "\"Dámajátékok Hétpróbára\" (Hungarian booklet of draughts games): \"török\" \
+                 Dáma",
+                "Polish article \"Warcaby ortogonalne 8×8 – tureckie, Croda i Dameo\": Warcaby \
+                 Tureckie",
+                "BrainKing rules page, Turkish draughts (German: Türkische Dame): \
+                 https://brainking.com/en/GameRules?tp=36",
+                "Wikipedia, Turkish draughts: https://en.wikipedia.org/wiki/Turkish_draughts",
+                "alemanni, Turkish draughts: http://alemanni.pagesperso-orange.fr/turkish.html",
+                "kish, a Rust crate on crates.io (perft): https://docs.rs/kish",
+                "Ludii, Dama (Ludeme/Ludii, Dama.lud)",
+                "PDN 3.0 (FMJD), GameType 30: https://pdn.fmjd.org/gametype.html",
             ],
             &[
                 "All 64 squares; men step one square forward or sideways and capture the same \
@@ -273,8 +280,8 @@ pub(super) fn specs() -> Vec<Spec> {
                 "Captured pieces leave the board at once; a capture may not turn back (180°) \
                  on the jump it just made; the sequence capturing the most pieces is \
                  compulsory (kings count as men).",
-                "A man crowned in the middle of a capture goes on capturing as a king (option \
-                 A of other.md §1, the Polish seed).",
+                "A man crowned in the middle of a capture goes on capturing as a king (as the \
+                 Polish article and the newer Wikipedia wording have it).",
                 "One king against one man: the king's side wins (KING_VS_MAN); one king each: \
                  a draw (KING_VS_KING); threefold repetition: a draw.",
             ],
@@ -287,9 +294,9 @@ pub(super) fn specs() -> Vec<Spec> {
             croda,
             None,
             &[
-                "Polish seed (Croda)",
-                "jpneto, World of Abstract Games: Croda",
-                "shared/rules/other.md §2",
+                "Polish article \"Warcaby ortogonalne 8×8 – tureckie, Croda i Dameo\": Croda",
+                "jpneto, World of Abstract Games: Croda, \
+                 https://jpneto.github.io/world_abstract_games/croda.htm",
             ],
             &[
                 "Men step one square forward, straight or diagonally, but capture only along \
@@ -309,9 +316,13 @@ pub(super) fn specs() -> Vec<Spec> {
             dameo,
             None,
             &[
-                "Christian Freeling, Dameo rules (mindsports.nl)",
-                "Polish seed (Dameo); jpneto, World of Abstract Games: Dameo",
-                "shared/rules/other.md §3",
+                "Christian Freeling, Dameo rules: \
+                 https://mindsports.nl/index.php/arena/dameo/65-rules",
+                "Polish article \"Warcaby ortogonalne 8×8 – tureckie, Croda i Dameo\": Dameo",
+                "jpneto, World of Abstract Games: Dameo, \
+                 https://jpneto.github.io/world_abstract_games/dameo.htm",
+                "BrainKing rules page, Checkers, with its table of draughts variants (Dameo): \
+                 https://brainking.com/en/GameRules?tp=7",
             ],
             &[
                 "Linear moves: a man, alone or with the unbroken line of own men straight ahead \
@@ -334,12 +345,15 @@ pub(super) fn specs() -> Vec<Spec> {
             gothic,
             None,
             &[
-                "German seed (Gotische Dame), BrainKing GameRules tp=35",
-                "jpneto, World of Abstract Games: Gothic checkers",
-                "shared/rules/other.md §4",
+                "BrainKing rules page, Gothic checkers (German: Gotische Dame): \
+                 https://brainking.com/en/GameRules?tp=35",
+                "jpneto, World of Abstract Games: Gothic checkers, \
+                 https://jpneto.github.io/world_abstract_games/gothic.htm",
+                "setupgroup.com, Gothic checkers (another reading): \
+                 http://setupgroup.com/xo/gothic_checkers.php",
             ],
             &[
-                "The seed's (BrainKing) rules: men move and capture one square forward, \
+                "BrainKing's rules: men move and capture one square forward, \
                  diagonally forward or sideways; kings move and capture one square in all \
                  eight directions.",
                 "Free choice among captures (no majority rule); a man crowned by a capture \
@@ -360,9 +374,11 @@ pub(super) fn specs() -> Vec<Spec> {
                 hawaiian,
                 None,
                 &[
-                    "German seed (Hawaiianische Dame), BrainKing GameRules tp=94",
-                    "Ludii Konane.lud; jpneto, World of Abstract Games: Konane",
-                    "shared/rules/other.md §6",
+                    "BrainKing rules page, Hawaiian checkers (German: Hawaiianische Dame): \
+                     https://brainking.com/en/GameRules?tp=94",
+                    "Ludii, Konane (Ludeme/Ludii, Konane.lud)",
+                    "jpneto, World of Abstract Games: Konane, \
+                     https://jpneto.github.io/world_abstract_games/konane.htm",
                 ],
                 &[
                     "The board starts full: White on the dark squares (a1 dark), Black on the \
