@@ -103,3 +103,27 @@ fn bad_input_exits_with_code_2_and_a_message() {
         );
     }
 }
+
+#[test]
+fn judge_pdn_writes_the_games_back_as_canonical_pdn() {
+    let dir = std::env::temp_dir().join(format!("arbiter-cli-pdn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.pdn");
+    std::fs::write(
+        &file,
+        "[Event \"A\"]\n[GameType \"20\"]\n[FEN \"W:W28:B23\"]\n[Result \"*\"]\n1. 28x19 *\n\n\
+         [GameType \"41\"]\n1. 1-2 *\n",
+    )
+    .unwrap();
+    let out = arbiter(&["judge", file.to_str().unwrap(), "--pdn"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text,
+        "[Event \"A\"]\n[GameType \"20,W,10,10,N2,0\"]\n[FEN \"W:W28:B23\"]\n[Result \"2-0\"]\n\n\
+         1. 28x19 {game over after ply 1: NO_LEGAL_MOVES} 2-0\n\n\
+         {game 2 (line 7) could not be judged: unsupported-variant: GameType \"41\" is not a \
+         variant this service supports}\n"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -293,6 +293,74 @@ fn sigterm_finishes_in_flight_requests_and_exits_cleanly() {
     assert!(status.success(), "{status}");
 }
 
+/// The access log: one structured (JSON) line per request with its id, method, route, target,
+/// status and latency; the probes and `/metrics` left out unless `ARBITER_LOG_PROBES` is set.
+#[test]
+fn the_access_log_is_structured_and_leaves_out_the_probes() {
+    for log_probes in [false, true] {
+        let port = free_port();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["serve", "--workers", "1", "--log-format", "json"])
+            .env("ARBITER_ADDR", format!("127.0.0.1:{port}"))
+            .env("ARBITER_LOG", "info")
+            .env("ARBITER_LOG_PROBES", log_probes.to_string())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let connect = || loop {
+            if let Ok(s) = TcpStream::connect(("127.0.0.1", port)) {
+                s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+                break s;
+            }
+            assert!(Instant::now() < deadline, "server did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        for path in ["/healthz", "/readyz", "/metrics", "/v1/variants/english"] {
+            assert!(get(&mut connect(), path).starts_with("HTTP/1.1 200"), "{path}");
+        }
+        let mut s = connect();
+        write!(
+            s,
+            "GET /v1/variants/chess HTTP/1.1\r\nHost: x\r\nX-Request-Id: log-me-1\r\n\r\n"
+        )
+        .unwrap();
+        let mut buf = vec![0u8; 4096];
+        let _ = s.read(&mut buf).unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        let _ = child.kill();
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let access: Vec<serde_json::Value> = text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|v| v["target"] == "arbiter::access")
+            .collect();
+        let paths: Vec<&str> = access
+            .iter()
+            .map(|v| v["fields"]["target"].as_str().unwrap_or(""))
+            .collect();
+        if log_probes {
+            assert_eq!(
+                paths,
+                ["/healthz", "/readyz", "/metrics", "/v1/variants/english", "/v1/variants/chess"],
+                "{text}"
+            );
+        } else {
+            assert_eq!(paths, ["/v1/variants/english", "/v1/variants/chess"], "{text}");
+        }
+        let last = &access.last().unwrap()["fields"];
+        assert_eq!(last["request_id"], "log-me-1", "{text}");
+        assert_eq!(last["status"], 404);
+        assert_eq!(last["method"], "GET");
+        assert_eq!(last["route"], "/v1/variants/{variant}");
+        assert!(last["latency_ms"].is_number());
+        let english = &access[access.len() - 2]["fields"];
+        assert_eq!(english["route"], "/v1/variants/{variant}");
+    }
+}
+
 /// The hidden `sleep` subcommand (the preStop hook of an image without a shell).
 #[test]
 fn sleep_subcommand_is_hidden_and_sleeps() {
