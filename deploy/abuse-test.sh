@@ -181,8 +181,8 @@ spot_check() { # base url
     n="$("${CURL[@]}" -f "$1/v1/variants/english/moves" | count_moves)" || n=error
     [ "$n" = 7 ] || fail "$1: english start: expected 7 moves, got $n"
     "${CURL[@]}" -f -X POST "$1/v1/variants/international/judge" -H 'content-type: application/json' \
-        -d '{"start_position": "W:W28:B23", "moves": ["28x19"], "claimed_result": "2-0"}' |
-        python3 -c 'import json,sys; b=json.load(sys.stdin); assert b["verdict"]=="white_wins" and b["claim"]["agrees"] is True, b' 2>/dev/null ||
+        -d '{"start_position": "W:W28:B23", "moves": ["28x19"], "declared_result": "2-0"}' |
+        python3 -c 'import json,sys; b=json.load(sys.stdin); assert b["verdict"]=="white_wins" and b["agreement"]["agrees"] is True, b' 2>/dev/null ||
         fail "$1: judge spot check"
 }
 spot_check "$BASE"

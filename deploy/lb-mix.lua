@@ -14,9 +14,9 @@ local function build()
         wrk.format("GET", "/v1/variants/english/moves"),
         post("/v1/variants/english/play", '{"moves": ["11-15", "23-19", "8-11", "22-17"]}'),
         post("/v1/variants/international/judge",
-            '{"start_position": "W:W28:B23", "moves": ["28x19"], "claimed_result": "2-0"}'),
+            '{"start_position": "W:W28:B23", "moves": ["28x19"], "declared_result": "2-0"}'),
         post("/v1/variants/english/judge",
-            '{"start_position": "W:WK32:BK1", "moves": ["32-28","1-5","28-32","5-1","32-28","1-5","28-32","5-1"], "claimed_result": "draw"}'),
+            '{"start_position": "W:WK32:BK1", "moves": ["32-28","1-5","28-32","5-1","32-28","1-5","28-32","5-1"], "declared_result": "draw"}'),
         post("/v1/variants/russian/moves", '{}'),
         post("/v1/variants/international/play", '{"position": "W:W31-50:B1-20", "move": "32-28"}'),
     }

@@ -108,8 +108,8 @@ spot_check() {
     n="$("${CURL[@]}" -f "$BASE/v1/variants/english/moves" | count_moves)"
     [ "$n" = 7 ] || fail "english start: expected 7 moves, got $n"
     "${CURL[@]}" -f -X POST "$BASE/v1/variants/international/judge" -H 'content-type: application/json' \
-        -d '{"start_position": "W:W28:B23", "moves": ["28x19"], "claimed_result": "2-0"}' |
-        python3 -c 'import json,sys; b=json.load(sys.stdin); assert b["verdict"]=="white_wins" and b["claim"]["agrees"] is True, b' ||
+        -d '{"start_position": "W:W28:B23", "moves": ["28x19"], "declared_result": "2-0"}' |
+        python3 -c 'import json,sys; b=json.load(sys.stdin); assert b["verdict"]=="white_wins" and b["agreement"]["agrees"] is True, b' ||
         fail "judge spot check"
 }
 spot_check
