@@ -318,7 +318,10 @@ fn the_access_log_is_structured_and_leaves_out_the_probes() {
             std::thread::sleep(Duration::from_millis(50));
         };
         for path in ["/healthz", "/readyz", "/metrics", "/v1/variants/english"] {
-            assert!(get(&mut connect(), path).starts_with("HTTP/1.1 200"), "{path}");
+            assert!(
+                get(&mut connect(), path).starts_with("HTTP/1.1 200"),
+                "{path}"
+            );
         }
         let mut s = connect();
         write!(
@@ -344,11 +347,21 @@ fn the_access_log_is_structured_and_leaves_out_the_probes() {
         if log_probes {
             assert_eq!(
                 paths,
-                ["/healthz", "/readyz", "/metrics", "/v1/variants/english", "/v1/variants/chess"],
+                [
+                    "/healthz",
+                    "/readyz",
+                    "/metrics",
+                    "/v1/variants/english",
+                    "/v1/variants/chess"
+                ],
                 "{text}"
             );
         } else {
-            assert_eq!(paths, ["/v1/variants/english", "/v1/variants/chess"], "{text}");
+            assert_eq!(
+                paths,
+                ["/v1/variants/english", "/v1/variants/chess"],
+                "{text}"
+            );
         }
         let last = &access.last().unwrap()["fields"];
         assert_eq!(last["request_id"], "log-me-1", "{text}");
