@@ -119,6 +119,18 @@ impl Bits {
         Bits(r)
     }
 
+    /// The words of the set, lowest cells first.
+    #[inline(always)]
+    pub fn words(&self) -> [u64; WORDS] {
+        self.0
+    }
+
+    /// The set of these words, lowest cells first.
+    #[inline(always)]
+    pub fn from_words(words: [u64; WORDS]) -> Bits {
+        Bits(words)
+    }
+
     /// The lowest cell in the set.
     #[inline(always)]
     pub fn first(&self) -> Option<usize> {

@@ -47,7 +47,7 @@ pub use outcome::{
     judge, judge_within, status, status_within, Claimable, IllegalMove, Judgement, Reason, Status,
     Tracker, Verdict,
 };
-pub use perft::{divide, perft, perft_keep};
+pub use perft::{divide, perft, perft_general, perft_keep};
 pub use position::{Color, Kind, Position, Setup};
 pub use records::{read_record_within, Record, RecordWarning, WarningKind};
 pub use rules::{OpeningRemoval, Rules};

@@ -8,8 +8,20 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::Variant;
 
-/// Counts the leaves `depth` plies below `pos`.
+/// Counts the leaves `depth` plies below `pos`: by the narrow generator with bulk counting
+/// ([`crate::gen::bulk`]) when the variant has one, else by the general generator.
 pub fn perft(variant: &Variant, pos: &Position, depth: u32) -> Result<u64, GenError> {
+    if depth > 0 && !variant.decided(pos) {
+        if let Some(r) = crate::gen::bulk::perft(variant, pos, depth) {
+            return r;
+        }
+    }
+    perft_with(variant, pos, depth, true)
+}
+
+/// [`perft`] by the general generator only (the reference the narrow one is checked and
+/// measured against).
+pub fn perft_general(variant: &Variant, pos: &Position, depth: u32) -> Result<u64, GenError> {
     perft_with(variant, pos, depth, true)
 }
 

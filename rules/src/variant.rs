@@ -267,6 +267,8 @@ pub struct Variant {
     start: Position,
     /// See [`Variant::has_placements`].
     placements: bool,
+    /// The narrow generator, when the ruleset is within its reach ([`crate::gen::bulk`]).
+    bulk: Option<crate::gen::bulk::Bulk>,
 }
 
 impl Variant {
@@ -295,8 +297,10 @@ impl Variant {
             }),
         };
         let placements = !spec.rules.opening_removals.is_empty() || spec.rules.stones_in_hand != 0;
+        let bulk = crate::gen::bulk::Bulk::of(&board, &spec.rules, promotion);
         let mut v = Variant {
             placements,
+            bulk,
             board,
             promotion,
             numbers,
@@ -314,6 +318,11 @@ impl Variant {
             .parse_fen(v.spec.start_fen)
             .unwrap_or_else(|e| panic!("{}: bad start FEN: {e}", v.spec.id));
         v
+    }
+
+    /// The narrow generator of the variant (perft's fast path), if it has one.
+    pub fn bulk(&self) -> Option<&crate::gen::bulk::Bulk> {
+        self.bulk.as_ref()
     }
 
     pub fn id(&self) -> &'static str {

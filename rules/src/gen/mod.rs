@@ -7,6 +7,7 @@
 //! holds stones in hand (drop games) the drops are. Every generation charges a [`Budget`]: one
 //! unit for the position, one per capture-search node and one per move produced.
 
+pub mod bulk;
 mod captures;
 mod drops;
 mod removals;

@@ -1,0 +1,184 @@
+//! The narrow generator (perft's fast path, `gen::bulk`) against the general generator: the
+//! same moves (start, end, captured set, kinds) on random positions of every variant that has
+//! a narrow generator, and the same perft from the positions of random games. Seeded; more
+//! positions with `--ignored`.
+
+use std::collections::BTreeSet;
+
+use arbiter_rules::gen::bulk;
+use arbiter_rules::{perft, perft_general, variants, Color, Kind, Move, Position, Variant};
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn identities(moves: &[Move]) -> BTreeSet<String> {
+    moves
+        .iter()
+        .map(|m| {
+            format!(
+                "{}-{}:{:?}:{:?}>{:?}",
+                m.from, m.to, m.captured, m.piece, m.becomes
+            )
+        })
+        .collect()
+}
+
+fn same_moves(v: &Variant, pos: &Position) {
+    let general = v.legal_moves(pos).expect("general generation");
+    let narrow = bulk::legal_moves(v, pos)
+        .expect("a narrow generator")
+        .expect("narrow generation");
+    let (g, n) = (identities(&general), identities(&narrow));
+    assert_eq!(
+        g.len(),
+        general.len(),
+        "{}: {}: the general generator lists a move twice",
+        v.id(),
+        v.fen(pos)
+    );
+    assert_eq!(
+        n.len(),
+        narrow.len(),
+        "{}: {}: the narrow generator lists a move twice",
+        v.id(),
+        v.fen(pos)
+    );
+    assert_eq!(g, n, "{}: {}", v.id(), v.fen(pos));
+}
+
+/// A random position: men and kings of both sides on random squares (men never on their own
+/// promotion squares), the side to move at random.
+fn random_position(v: &Variant, rng: &mut Rng, pieces: usize) -> Option<Position> {
+    let cells: Vec<usize> = v.board().cells().iter().collect();
+    let mut lists = [Vec::new(), Vec::new()];
+    let mut used = BTreeSet::new();
+    for _ in 0..pieces {
+        let cell = cells[rng.below(cells.len())];
+        if !used.insert(cell) {
+            continue;
+        }
+        let color = if rng.below(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let king = rng.below(3) == 0 || v.promotion(color).contains(cell);
+        let king = king && *v.rules().piece(Kind::King) != arbiter_rules::rules::PieceRules::ABSENT;
+        if !king && v.promotion(color).contains(cell) {
+            continue;
+        }
+        let name = v.square_name(cell);
+        lists[color as usize].push(if king { format!("K{name}") } else { name });
+    }
+    let side = if rng.below(2) == 0 { 'W' } else { 'B' };
+    let fen = format!("{side}:W{}:B{}", lists[0].join(","), lists[1].join(","));
+    v.parse_fen(&fen).ok()
+}
+
+fn check_variant(v: &Variant, games: usize, random: usize, seed: u64) {
+    let mut rng = Rng(seed ^ (v.id().len() as u64) << 32 | 1);
+    // Positions of random games from the start.
+    for _ in 0..games {
+        let mut pos = v.start();
+        for _ in 0..120 {
+            same_moves(v, &pos);
+            let moves = v.legal_moves(&pos).unwrap();
+            if moves.is_empty() {
+                break;
+            }
+            pos = v.play(&pos, &moves[rng.below(moves.len())]);
+        }
+    }
+    // Random placements, many kings among them: long and branching captures.
+    let cells = v.board().len();
+    for i in 0..random {
+        let pieces = 4 + i % (cells / 2);
+        if let Some(pos) = random_position(v, &mut rng, pieces) {
+            same_moves(v, &pos);
+        }
+    }
+}
+
+fn narrow_variants() -> Vec<&'static Variant> {
+    variants().iter().filter(|v| v.bulk().is_some()).collect()
+}
+
+#[test]
+fn the_narrow_generator_serves_the_plain_rulesets() {
+    let ids: Vec<&str> = narrow_variants().iter().map(|v| v.id()).collect();
+    for id in [
+        "international",
+        "english",
+        "russian",
+        "canadian",
+        "thai",
+        "italian",
+        "pool",
+    ] {
+        assert!(ids.contains(&id), "{id} has a narrow generator: {ids:?}");
+    }
+    // Rulesets with another mechanism are left to the general generator.
+    for id in [
+        "frisian",
+        "killer",
+        "breakthrough",
+        "parachute",
+        "hawaiian",
+        "lahti",
+        "dameo",
+    ] {
+        assert!(!ids.contains(&id), "{id}");
+    }
+}
+
+#[test]
+fn both_generators_find_the_same_moves() {
+    for v in narrow_variants() {
+        check_variant(v, 12, 400, 0x5eed);
+    }
+}
+
+#[test]
+#[ignore]
+fn both_generators_find_the_same_moves_on_many_positions() {
+    for v in narrow_variants() {
+        check_variant(v, 400, 40_000, 0xdee9);
+    }
+}
+
+#[test]
+fn both_perfts_agree_below_random_positions() {
+    let mut rng = Rng(0xbeef);
+    for v in narrow_variants() {
+        for _ in 0..6 {
+            let mut pos = v.start();
+            for _ in 0..rng.below(40) {
+                let moves = v.legal_moves(&pos).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                pos = v.play(&pos, &moves[rng.below(moves.len())]);
+            }
+            assert_eq!(
+                perft(v, &pos, 3).unwrap(),
+                perft_general(v, &pos, 3).unwrap(),
+                "{}: {}",
+                v.id(),
+                v.fen(&pos)
+            );
+        }
+    }
+}
