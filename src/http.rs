@@ -228,7 +228,11 @@ pub async fn frame(
         HeaderValue::from_static(VERSION),
     );
     if let Some(target) = target {
-        let route = res.request().match_pattern();
+        let req = res.request();
+        let route = req
+            .match_name()
+            .map(std::borrow::Cow::Borrowed)
+            .or_else(|| req.match_pattern().map(std::borrow::Cow::Owned));
         tracing::info!(
             target: "arbiter::access",
             request_id = %id,
@@ -469,7 +473,12 @@ pub async fn representation(
     let cacheable = get && status == StatusCode::OK && !probe;
     let may_compress = compressible(res.headers().get(header::CONTENT_TYPE))
         && !res.headers().contains_key(header::CONTENT_ENCODING);
-    if !cacheable && !may_compress {
+    if !cacheable && (!may_compress || coding.is_none()) {
+        // Nothing to hash or compress: only say that the answer depends on Accept-Encoding.
+        if may_compress {
+            res.headers_mut()
+                .append(header::VARY, HeaderValue::from_static("accept-encoding"));
+        }
         return Ok(res.map_into_left_body());
     }
     let (req, res) = res.into_parts();

@@ -95,16 +95,19 @@ fn admin_server(addr: &str, config: &Config, shared: Shared) -> std::io::Result<
             .wrap(actix_web::middleware::from_fn(http::frame))
             .service(
                 web::resource("/healthz")
+                    .name("/healthz")
                     .route(web::get().to(api::health::healthz))
                     .default_service(api::not_allowed(api::GET)),
             )
             .service(
                 web::resource("/readyz")
+                    .name("/readyz")
                     .route(web::get().to(api::health::readyz))
                     .default_service(api::not_allowed(api::GET)),
             )
             .service(
                 web::resource("/metrics")
+                    .name("/metrics")
                     .route(web::get().to(metrics::metrics))
                     .default_service(api::not_allowed(api::GET)),
             )
@@ -165,6 +168,7 @@ fn api_server(config: &Config, shared: Shared) -> std::io::Result<(Server, u16)>
             .configure(api::configure)
             .service(
                 web::resource("/metrics")
+                    .name("/metrics")
                     .route(web::get().to(metrics::metrics))
                     .default_service(api::not_allowed(api::GET)),
             )

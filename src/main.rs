@@ -141,7 +141,8 @@ fn main() -> ExitCode {
 }
 
 fn serve(args: &ServeArgs) -> Result<(), Failure> {
-    arbiter::telemetry::init(args.log_format);
+    // Held until the server has stopped, so that the last lines are written.
+    let _log = arbiter::telemetry::init(args.log_format);
     let config = args.config();
     actix_web::rt::System::new()
         .block_on(arbiter::run(config.clone()))
@@ -149,7 +150,7 @@ fn serve(args: &ServeArgs) -> Result<(), Failure> {
 }
 
 fn find_variant(id: &str) -> Result<&'static arbiter_rules::Variant, Failure> {
-    arbiter_rules::variant(id).ok_or_else(|| {
+    arbiter_rules::variant_named(id).ok_or_else(|| {
         usage(format!(
             "unknown variant '{id}'; known variants: {}",
             arbiter_rules::ids().join(", ")

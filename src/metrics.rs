@@ -1,17 +1,18 @@
-//! Prometheus metrics, served as text at `GET /metrics` by a small hand-written registry.
+//! Prometheus metrics, served as text at `GET /metrics` from fixed tables of atomic counters:
+//! recording a request takes no lock and allocates nothing.
 //!
 //! - `arbiter_http_requests_total{method,route,status}`: every answered request;
 //! - `arbiter_http_request_duration_seconds{route}`: histogram of handling time;
 //! - `arbiter_moves_generated_total{variant}`: legal moves returned by the moves endpoint;
 //! - `arbiter_games_judged_total{variant}`: games judged (successful judge answers).
 //!
-//! Labels are bounded: `route` is the matched route *pattern* (`/v1/variants/{variant}/moves`),
-//! or `unmatched` for unknown paths; `method` is one of the standard methods or `OTHER`; a
-//! `variant` label is only ever a catalogue id. A client cannot create new series.
+//! Labels are bounded: `route` is the matched route *pattern* (`/v1/variants/{variant}/moves`,
+//! one of [`ROUTES`]), or `unmatched` for unknown paths; `method` is one of the standard
+//! methods or `OTHER`; `status` one of [`STATUSES`] or `other`; a `variant` label is only ever
+//! a catalogue id. A client cannot create new series. Series that never moved are not written.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use actix_web::body::MessageBody;
@@ -28,6 +29,35 @@ pub const BUCKETS: [f64; 14] = [
 /// The route label of requests that matched no route.
 pub const UNMATCHED: &str = "unmatched";
 
+/// The route patterns of the service: the resource names of the routes (`name` of each
+/// `web::resource`, set to its pattern), then Swagger UI's and `unmatched`.
+pub const ROUTES: [&str; 13] = [
+    "/v1/variants",
+    "/v1/variants/{variant}",
+    "/v1/variants/{variant}/moves",
+    "/v1/variants/{variant}/diagram",
+    "/v1/variants/{variant}/play",
+    "/v1/variants/{variant}/judge",
+    "/v1/judge/pdn",
+    "/healthz",
+    "/readyz",
+    "/metrics",
+    "/swagger-ui/{_:.*}",
+    "/swagger-ui",
+    UNMATCHED,
+];
+
+/// The status codes counted one by one; any other is counted as `other`.
+pub const STATUSES: [u16; 32] = [
+    200, 201, 204, 206, 301, 302, 304, 307, 308, 400, 401, 403, 404, 405, 406, 408, 409, 411, 412,
+    413, 414, 415, 416, 422, 429, 431, 500, 501, 502, 503, 504, 505,
+];
+
+/// The method labels.
+pub const METHODS: [&str; 8] = [
+    "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "OTHER",
+];
+
 /// Set by a handler on its response: the number of legal moves it returned.
 #[derive(Clone, Copy, Debug)]
 pub struct MovesGenerated(pub u64);
@@ -37,150 +67,202 @@ pub struct MovesGenerated(pub u64);
 #[derive(Clone, Debug, Default)]
 pub struct GamesJudged(pub Vec<(String, u64)>);
 
-#[derive(Default)]
+const N_STATUS: usize = STATUSES.len() + 1;
+
+/// The duration histogram of one route: counts per bucket (not cumulative), the sum in
+/// nanoseconds and the count.
 struct Histogram {
-    counts: [u64; BUCKETS.len()],
-    sum: f64,
-    count: u64,
+    buckets: [AtomicU64; BUCKETS.len()],
+    sum_nanos: AtomicU64,
+    count: AtomicU64,
 }
 
-#[derive(Default)]
-struct Inner {
-    requests: BTreeMap<(&'static str, String, u16), u64>,
-    durations: BTreeMap<String, Histogram>,
-    moves: BTreeMap<&'static str, u64>,
-    judged: BTreeMap<&'static str, u64>,
+impl Default for Histogram {
+    fn default() -> Self {
+        Histogram {
+            buckets: std::array::from_fn(|_| AtomicU64::new(0)),
+            sum_nanos: AtomicU64::new(0),
+            count: AtomicU64::new(0),
+        }
+    }
 }
 
 /// The metrics of one server (all its workers).
-#[derive(Default)]
 pub struct Metrics {
-    inner: Mutex<Inner>,
+    /// `[route][method][status]`.
+    requests: Vec<[[AtomicU64; N_STATUS]; METHODS.len()]>,
+    durations: Vec<Histogram>,
+    /// By catalogue index.
+    moves: Vec<AtomicU64>,
+    judged: Vec<AtomicU64>,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics::new()
+    }
 }
 
 /// The method label of a method name (`OTHER` for a non-standard one).
 pub fn method_label(m: &str) -> &'static str {
-    match m {
-        "GET" => "GET",
-        "POST" => "POST",
-        "PUT" => "PUT",
-        "DELETE" => "DELETE",
-        "PATCH" => "PATCH",
-        "HEAD" => "HEAD",
-        "OPTIONS" => "OPTIONS",
-        _ => "OTHER",
-    }
+    METHODS[method_index(m)]
 }
 
-/// The catalogue id equal to `id`, if any (a `'static` label that cannot come from a client).
-fn variant_label(id: &str) -> Option<&'static str> {
-    arbiter_rules::variant_named(id).map(|v| v.id())
+fn method_index(m: &str) -> usize {
+    METHODS[..7].iter().position(|x| *x == m).unwrap_or(7)
+}
+
+fn route_index(route: &str) -> usize {
+    ROUTES
+        .iter()
+        .position(|r| *r == route)
+        .unwrap_or(ROUTES.len() - 1)
+}
+
+fn status_index(status: u16) -> usize {
+    STATUSES
+        .iter()
+        .position(|s| *s == status)
+        .unwrap_or(STATUSES.len())
+}
+
+/// The catalogue index of a variant id or alias (a label that cannot come from a client).
+fn variant_index(id: &str) -> Option<usize> {
+    let v = arbiter_rules::variant_named(id)?;
+    arbiter_rules::variants()
+        .iter()
+        .position(|x| x.id() == v.id())
 }
 
 impl Metrics {
     /// An empty registry.
     pub fn new() -> Metrics {
-        Metrics::default()
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Records one answered request.
-    pub fn observe(&self, method: &'static str, route: &str, status: u16, seconds: f64) {
-        let mut inner = self.lock();
-        *inner
-            .requests
-            .entry((method, route.to_string(), status))
-            .or_default() += 1;
-        let h = inner.durations.entry(route.to_string()).or_default();
-        for (i, bound) in BUCKETS.iter().enumerate() {
-            if seconds <= *bound {
-                h.counts[i] += 1;
-            }
+        let n = arbiter_rules::variants().len();
+        Metrics {
+            requests: (0..ROUTES.len())
+                .map(|_| std::array::from_fn(|_| std::array::from_fn(|_| AtomicU64::new(0))))
+                .collect(),
+            durations: (0..ROUTES.len()).map(|_| Histogram::default()).collect(),
+            moves: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            judged: (0..n).map(|_| AtomicU64::new(0)).collect(),
         }
-        h.sum += seconds;
-        h.count += 1;
     }
 
-    /// Adds `n` legal moves returned for `variant` (ignored unless a catalogue id).
+    /// Counts a request answered with `status` after `seconds`.
+    pub fn observe(&self, method: &str, route: &str, status: u16, seconds: f64) {
+        let r = route_index(route);
+        self.requests[r][method_index(method)][status_index(status)].fetch_add(1, Relaxed);
+        let h = &self.durations[r];
+        if let Some(i) = BUCKETS.iter().position(|b| seconds <= *b) {
+            h.buckets[i].fetch_add(1, Relaxed);
+        }
+        h.sum_nanos.fetch_add((seconds * 1e9) as u64, Relaxed);
+        h.count.fetch_add(1, Relaxed);
+    }
+
+    /// Counts legal moves returned for a variant.
     pub fn add_moves(&self, variant: &str, n: u64) {
-        if let Some(v) = variant_label(variant) {
-            *self.lock().moves.entry(v).or_default() += n;
+        if let Some(i) = variant_index(variant) {
+            self.moves[i].fetch_add(n, Relaxed);
         }
     }
 
-    /// Adds `n` judged games of `variant` (ignored unless a catalogue id).
+    /// Counts games judged for a variant.
     pub fn add_judged(&self, variant: &str, n: u64) {
-        if let Some(v) = variant_label(variant) {
-            *self.lock().judged.entry(v).or_default() += n;
+        if let Some(i) = variant_index(variant) {
+            self.judged[i].fetch_add(n, Relaxed);
         }
     }
 
-    /// The Prometheus text exposition (format 0.0.4).
+    /// The exposition text of the request metrics.
     pub fn render(&self) -> String {
-        let inner = self.lock();
         let mut out = String::new();
         out.push_str("# HELP arbiter_http_requests_total HTTP requests answered, by method, route pattern and status.\n");
         out.push_str("# TYPE arbiter_http_requests_total counter\n");
-        for ((method, route, status), n) in &inner.requests {
-            let _ = writeln!(
-                out,
-                "arbiter_http_requests_total{{method=\"{method}\",route=\"{}\",status=\"{status}\"}} {n}",
-                escape(route)
-            );
+        for (r, route) in ROUTES.iter().enumerate() {
+            for (m, method) in METHODS.iter().enumerate() {
+                for (si, n) in self.requests[r][m].iter().enumerate() {
+                    let n = n.load(Relaxed);
+                    if n == 0 {
+                        continue;
+                    }
+                    let status = STATUSES
+                        .get(si)
+                        .map_or_else(|| "other".to_string(), |s| s.to_string());
+                    let _ = writeln!(
+                        out,
+                        "arbiter_http_requests_total{{method=\"{method}\",route=\"{route}\",status=\"{status}\"}} {n}"
+                    );
+                }
+            }
         }
         out.push_str("# HELP arbiter_http_request_duration_seconds Time to answer a request, by route pattern.\n");
         out.push_str("# TYPE arbiter_http_request_duration_seconds histogram\n");
-        for (route, h) in &inner.durations {
-            let route = escape(route);
+        for (r, route) in ROUTES.iter().enumerate() {
+            let h = &self.durations[r];
+            let count = h.count.load(Relaxed);
+            if count == 0 {
+                continue;
+            }
+            let mut cumulative = 0;
             for (i, bound) in BUCKETS.iter().enumerate() {
+                cumulative += h.buckets[i].load(Relaxed);
                 let _ = writeln!(
                     out,
-                    "arbiter_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"{bound}\"}} {}",
-                    h.counts[i]
+                    "arbiter_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"{bound}\"}} {cumulative}"
                 );
             }
             let _ = writeln!(
                 out,
-                "arbiter_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"+Inf\"}} {}",
-                h.count
+                "arbiter_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"+Inf\"}} {count}"
             );
             let _ = writeln!(
                 out,
                 "arbiter_http_request_duration_seconds_sum{{route=\"{route}\"}} {}",
-                h.sum
+                h.sum_nanos.load(Relaxed) as f64 / 1e9
             );
             let _ = writeln!(
                 out,
-                "arbiter_http_request_duration_seconds_count{{route=\"{route}\"}} {}",
-                h.count
+                "arbiter_http_request_duration_seconds_count{{route=\"{route}\"}} {count}"
             );
         }
+        let ids = arbiter_rules::ids();
         out.push_str("# HELP arbiter_moves_generated_total Legal moves returned by the moves endpoint, by variant.\n");
         out.push_str("# TYPE arbiter_moves_generated_total counter\n");
-        for (v, n) in &inner.moves {
-            let _ = writeln!(out, "arbiter_moves_generated_total{{variant=\"{v}\"}} {n}");
+        for (i, id) in ids.iter().enumerate() {
+            let n = self.moves[i].load(Relaxed);
+            if n > 0 {
+                let _ = writeln!(out, "arbiter_moves_generated_total{{variant=\"{id}\"}} {n}");
+            }
         }
         out.push_str(
             "# HELP arbiter_games_judged_total Games judged by the judge endpoints, by variant.\n",
         );
         out.push_str("# TYPE arbiter_games_judged_total counter\n");
-        for (v, n) in &inner.judged {
-            let _ = writeln!(out, "arbiter_games_judged_total{{variant=\"{v}\"}} {n}");
+        for (i, id) in ids.iter().enumerate() {
+            let n = self.judged[i].load(Relaxed);
+            if n > 0 {
+                let _ = writeln!(out, "arbiter_games_judged_total{{variant=\"{id}\"}} {n}");
+            }
         }
         out
     }
 }
 
-fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace('\n', "\\n")
+/// The route label of an answered request: its resource's name (each API resource is named
+/// after its pattern), else its pattern, else `unmatched`.
+fn route_of(req: &actix_web::HttpRequest) -> &'static str {
+    if let Some(name) = req.match_name() {
+        return ROUTES[route_index(name)];
+    }
+    match req.match_pattern() {
+        Some(p) => ROUTES[route_index(&p)],
+        None => UNMATCHED,
+    }
 }
 
-/// Middleware (`actix_web::middleware::from_fn`) recording every request.
+/// Middleware: counts every answered request, its duration, and the moves and games of the
+/// answers that say so ([`MovesGenerated`], [`GamesJudged`]).
 pub async fn record(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
@@ -188,15 +270,13 @@ pub async fn record(
     let started = Instant::now();
     let method = method_label(req.method().as_str());
     let metrics = req.app_data::<web::Data<Metrics>>().cloned();
-    let pattern = req.request().resource_map().match_pattern(req.path());
     let res = match next.call(req).await {
         Ok(res) => res,
         Err(e) => {
-            // An error from a middleware (the request timeout): no response to look at.
+            // An error from a middleware: no response to look at.
             if let Some(metrics) = metrics {
                 let status = e.as_response_error().status_code().as_u16();
-                let route = pattern.as_deref().unwrap_or(UNMATCHED);
-                metrics.observe(method, route, status, started.elapsed().as_secs_f64());
+                metrics.observe(method, UNMATCHED, status, started.elapsed().as_secs_f64());
             }
             return Err(e);
         }
@@ -204,11 +284,9 @@ pub async fn record(
     if let Some(metrics) = metrics {
         let seconds = started.elapsed().as_secs_f64();
         let request = res.request();
-        let route = request
-            .match_pattern()
-            .unwrap_or_else(|| UNMATCHED.to_string());
+        let route = route_of(request);
         let status = res.status();
-        metrics.observe(method, &route, status.as_u16(), seconds);
+        metrics.observe(method, route, status.as_u16(), seconds);
         if status.is_success() {
             let extensions = res.response().extensions();
             let variant = request.match_info().get("variant");
@@ -233,7 +311,6 @@ pub async fn record(
     Ok(res)
 }
 
-/// `GET /metrics`: the Prometheus text exposition.
 pub async fn metrics(
     metrics: web::Data<Metrics>,
     engine: web::Data<crate::engine::Engine>,

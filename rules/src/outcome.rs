@@ -87,7 +87,7 @@ pub fn status_within(
             reason: Reason::NoPieces,
         });
     }
-    if variant.legal_moves_within(pos, budget)?.is_empty() {
+    if !variant.has_legal_move_within(pos, budget)? {
         Ok(Status::Won {
             winner: variant.no_moves_winner(pos.side()),
             reason: Reason::NoLegalMoves,

@@ -269,6 +269,10 @@ pub struct Variant {
     placements: bool,
     /// The narrow generator, when the ruleset is within its reach ([`crate::gen::bulk`]).
     bulk: Option<crate::gen::bulk::Bulk>,
+    /// The display name of each cell id (empty for unused ids).
+    names: Vec<String>,
+    /// The cells in the order a FEN lists them: by number, or rank by rank (algebraic).
+    fen_order: Vec<u8>,
 }
 
 impl Variant {
@@ -298,9 +302,31 @@ impl Variant {
         };
         let placements = !spec.rules.opening_removals.is_empty() || spec.rules.stones_in_hand != 0;
         let bulk = crate::gen::bulk::Bulk::of(&board, &spec.rules, promotion);
+        let names: Vec<String> = (0..board.id_bound())
+            .map(|c| {
+                if !board.cells().contains(c) {
+                    String::new()
+                } else if spec.algebraic {
+                    board.algebraic(c)
+                } else {
+                    numbers[c].to_string()
+                }
+            })
+            .collect();
+        let mut fen_order: Vec<u8> = board.cells().iter().map(|c| c as u8).collect();
+        if spec.algebraic {
+            fen_order.sort_by_key(|&c| {
+                let (x, y) = board.xy(c as usize);
+                (y, x)
+            });
+        } else {
+            fen_order.sort_by_key(|&c| numbers[c as usize]);
+        }
         let mut v = Variant {
             placements,
             bulk,
+            names,
+            fen_order,
             board,
             promotion,
             numbers,
@@ -374,11 +400,18 @@ impl Variant {
 
     /// The display name of a cell in this variant's notation.
     pub fn square_name(&self, cell: usize) -> String {
-        if self.spec.algebraic {
-            self.board.algebraic(cell)
-        } else {
-            self.numbers[cell].to_string()
-        }
+        self.square_str(cell).to_string()
+    }
+
+    /// The display name of a cell, borrowed from the variant's table of names.
+    #[inline]
+    pub fn square_str(&self, cell: usize) -> &str {
+        &self.names[cell]
+    }
+
+    /// The cells in the order a FEN lists them.
+    pub(crate) fn fen_order(&self) -> &[u8] {
+        &self.fen_order
     }
 
     /// Where a cell comes in the documented order of squares: the numeric name on boards
@@ -524,6 +557,21 @@ impl Variant {
         let mut out = Vec::new();
         gen::generate(self, pos, budget, &mut out)?;
         Ok(out)
+    }
+
+    /// Whether the side to move of `pos` has a legal move, charged to `budget` like a
+    /// generation. Counted without building the moves where the variant has a narrow
+    /// generator ([`crate::gen::bulk`]): the judge asks it after every ply.
+    pub fn has_legal_move_within(&self, pos: &Position, budget: &Budget) -> Result<bool, GenError> {
+        if !self.decided(pos) {
+            if let Some(n) = crate::gen::bulk::count_moves(self, pos, budget) {
+                return Ok(n? > 0);
+            }
+        } else {
+            budget.charge(1)?;
+            return Ok(false);
+        }
+        Ok(!self.legal_moves_within(pos, budget)?.is_empty())
     }
 
     /// The numeric name of every cell, indexed by cell id.

@@ -37,47 +37,56 @@ pub const POST: &str = "POST";
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::resource("/v1/variants")
+            .name("/v1/variants")
             .route(web::get().to(variants::list_variants))
             .default_service(not_allowed(GET)),
     )
     .service(
         web::resource("/v1/variants/{variant}")
+            .name("/v1/variants/{variant}")
             .route(web::get().to(variants::get_variant))
             .default_service(not_allowed(GET)),
     )
     .service(
         web::resource("/v1/variants/{variant}/moves")
+            .name("/v1/variants/{variant}/moves")
             .route(web::get().to(moves::get_moves))
             .route(web::post().to(moves::post_moves))
             .default_service(not_allowed(GET_POST)),
     )
     .service(
         web::resource("/v1/variants/{variant}/diagram")
+            .name("/v1/variants/{variant}/diagram")
             .route(web::get().to(diagram::get_diagram))
             .default_service(not_allowed(GET)),
     )
     .service(
         web::resource("/v1/variants/{variant}/play")
+            .name("/v1/variants/{variant}/play")
             .route(web::post().to(play::play))
             .default_service(not_allowed(POST)),
     )
     .service(
         web::resource("/v1/variants/{variant}/judge")
+            .name("/v1/variants/{variant}/judge")
             .route(web::post().to(judge::judge))
             .default_service(not_allowed(POST)),
     )
     .service(
         web::resource("/v1/judge/pdn")
+            .name("/v1/judge/pdn")
             .route(web::post().to(pdn::judge_pdn))
             .default_service(not_allowed(POST)),
     )
     .service(
         web::resource("/healthz")
+            .name("/healthz")
             .route(web::get().to(health::healthz))
             .default_service(not_allowed(GET)),
     )
     .service(
         web::resource("/readyz")
+            .name("/readyz")
             .route(web::get().to(health::readyz))
             .default_service(not_allowed(GET)),
     );

@@ -154,7 +154,13 @@ pub fn list_moves_within(
             query_escape(&v.fen(&pos))
         ),
         side_to_move: pos.side().into(),
-        status: position_status(v, &pos, budget)?,
+        // A position with legal moves is a game going on (a position the rules have decided
+        // has none), so the moves generated already say so: no second generation.
+        status: if described.is_empty() {
+            position_status(v, &pos, budget)?
+        } else {
+            PositionStatus::from(arbiter_rules::Status::Ongoing)
+        },
         moves: described
             .iter()
             .map(|d| MoveInfo::of(v, &pos, counters, d))

@@ -759,9 +759,14 @@ pub fn variants() -> &'static [Variant] {
     })
 }
 
-/// The variant with this id.
+static BY_ID: OnceLock<std::collections::HashMap<&'static str, &'static Variant>> = OnceLock::new();
+
+/// The variant with this id (a hash lookup: every request looks its variant up).
 pub fn variant(id: &str) -> Option<&'static Variant> {
-    variants().iter().find(|v| v.id() == id)
+    BY_ID
+        .get_or_init(|| variants().iter().map(|v| (v.id(), v)).collect())
+        .get(id)
+        .copied()
 }
 
 /// The ids of every variant.

@@ -711,6 +711,8 @@ fn captures<
     t: &Tables<S>,
     p: &Pos<S>,
     out: &mut Vec<NarrowMove<S>>,
+    limit: u32,
+    spent: &mut u64,
 ) -> Result<u64, GenError> {
     out.clear();
     let me = p.side;
@@ -833,16 +835,14 @@ fn captures<
         c.start_king = true;
         c.occ = all.andn(S::bit(from));
         c.king(from, seq, None, None);
-        if c.steps > DEFAULT_CAPTURE_LIMIT {
-            return Err(GenError::CaptureLimit {
-                limit: DEFAULT_CAPTURE_LIMIT,
-            });
+        if c.steps > limit {
+            *spent += c.steps as u64;
+            return Err(GenError::CaptureLimit { limit });
         }
     }
-    if c.steps > DEFAULT_CAPTURE_LIMIT {
-        return Err(GenError::CaptureLimit {
-            limit: DEFAULT_CAPTURE_LIMIT,
-        });
+    *spent += c.steps as u64;
+    if c.steps > limit {
+        return Err(GenError::CaptureLimit { limit });
     }
     // The single captures, if precedence keeps them: their key is that of one man taken.
     if single_count > 0 {
@@ -988,6 +988,10 @@ struct Walk<
     const SLOTS: usize,
 > {
     t: &'a Tables<S>,
+    /// Capture-search steps allowed per position.
+    limit: u32,
+    /// Capture-search steps taken.
+    spent: std::cell::Cell<u64>,
 }
 
 impl<
@@ -999,7 +1003,12 @@ impl<
     > Walk<'_, S, IMMEDIATE, FLYING, BEHIND, SLOTS>
 {
     fn moves(&self, p: &Pos<S>, out: &mut Vec<NarrowMove<S>>) -> Result<(), GenError> {
-        captures::<S, IMMEDIATE, FLYING, BEHIND, false, SLOTS>(self.t, p, out)?;
+        let mut spent = self.spent.get();
+        let r = captures::<S, IMMEDIATE, FLYING, BEHIND, false, SLOTS>(
+            self.t, p, out, self.limit, &mut spent,
+        );
+        self.spent.set(spent);
+        r?;
         if out.is_empty() {
             quiet(self.t, p, out);
         }
@@ -1008,7 +1017,12 @@ impl<
 
     #[inline(never)]
     fn count(&self, p: &Pos<S>, out: &mut Vec<NarrowMove<S>>) -> Result<u64, GenError> {
-        let n = captures::<S, IMMEDIATE, FLYING, BEHIND, true, SLOTS>(self.t, p, out)?;
+        let mut spent = self.spent.get();
+        let r = captures::<S, IMMEDIATE, FLYING, BEHIND, true, SLOTS>(
+            self.t, p, out, self.limit, &mut spent,
+        );
+        self.spent.set(spent);
+        let n = r?;
         if n > 0 {
             return Ok(n);
         }
@@ -1054,9 +1068,19 @@ fn perft_on<S: CellSet>(
     macro_rules! go {
         ($imm:literal, $fly:literal, $behind:literal) => {
             if t.slots == 4 {
-                Walk::<S, $imm, $fly, $behind, 4> { t }.walk(&p, &mut buffers)
+                Walk::<S, $imm, $fly, $behind, 4> {
+                    t,
+                    limit: DEFAULT_CAPTURE_LIMIT,
+                    spent: Default::default(),
+                }
+                .walk(&p, &mut buffers)
             } else {
-                Walk::<S, $imm, $fly, $behind, 8> { t }.walk(&p, &mut buffers)
+                Walk::<S, $imm, $fly, $behind, 8> {
+                    t,
+                    limit: DEFAULT_CAPTURE_LIMIT,
+                    spent: Default::default(),
+                }
+                .walk(&p, &mut buffers)
             }
         };
     }
@@ -1080,6 +1104,67 @@ pub fn perft(v: &Variant, pos: &Position, depth: u32) -> Option<Result<u64, GenE
     }
 }
 
+/// The number of legal moves of `pos` by the narrow generator (bulk counting, no move is
+/// built), when the variant has one, charged to `budget` (one unit for the position, one per
+/// capture-search step, one per move) and stopped by it. The caller checks that the rules
+/// have not decided the position.
+pub fn count_moves(
+    v: &Variant,
+    pos: &Position,
+    budget: &crate::budget::Budget,
+) -> Option<Result<u64, GenError>> {
+    fn on<S: CellSet>(
+        t: &Tables<S>,
+        rules: &Rules,
+        pos: &Position,
+        budget: &crate::budget::Budget,
+    ) -> Result<u64, GenError> {
+        let p = Pos::<S>::of(pos);
+        let mut out = Vec::new();
+        let immediate = rules.removal == Removal::Immediate;
+        let limit = DEFAULT_CAPTURE_LIMIT.min(budget.left().min(u32::MAX as u64) as u32);
+        let spent = std::cell::Cell::new(0u64);
+        macro_rules! go {
+            ($imm:literal, $fly:literal, $behind:literal) => {
+                if t.slots == 4 {
+                    let w = Walk::<S, $imm, $fly, $behind, 4> { t, limit, spent };
+                    let r = w.count(&p, &mut out);
+                    (r, w.spent.get())
+                } else {
+                    let w = Walk::<S, $imm, $fly, $behind, 8> { t, limit, spent };
+                    let r = w.count(&p, &mut out);
+                    (r, w.spent.get())
+                }
+            };
+        }
+        let (r, steps) = match (immediate, rules.piece(Kind::King).reach) {
+            (false, Reach::Short) => go!(false, false, false),
+            (false, Reach::Flying(Landing::Any)) => go!(false, true, false),
+            (false, Reach::Flying(Landing::Behind)) => go!(false, true, true),
+            (true, Reach::Short) => go!(true, false, false),
+            (true, Reach::Flying(Landing::Any)) => go!(true, true, false),
+            (true, Reach::Flying(Landing::Behind)) => go!(true, true, true),
+        };
+        match r {
+            Ok(n) => {
+                budget.charge(1 + steps + n)?;
+                Ok(n)
+            }
+            Err(GenError::CaptureLimit { .. }) if limit < DEFAULT_CAPTURE_LIMIT => {
+                let _ = budget.charge(steps);
+                Err(GenError::Budget {
+                    limit: budget.limit(),
+                })
+            }
+            Err(e) => Err(e),
+        }
+    }
+    match v.bulk()? {
+        Bulk::Word(t) => Some(on::<u64>(t, v.rules(), pos, budget)),
+        Bulk::TwoWords(t) => Some(on::<u128>(t, v.rules(), pos, budget)),
+    }
+}
+
 /// The legal moves of `pos` by the narrow generator, as the general generator writes them
 /// (`from`, `to`, captured set, kinds), in no particular order; `None` when the variant has no
 /// narrow generator. For the cross-check of the two generators.
@@ -1096,20 +1181,48 @@ pub fn legal_moves(
         let mut out = Vec::new();
         let immediate = rules.removal == Removal::Immediate;
         let r = match (immediate, rules.piece(Kind::King).reach) {
-            (false, Reach::Short) => captures::<S, false, false, false, false, 8>(t, &p, &mut out),
-            (false, Reach::Flying(Landing::Any)) => {
-                captures::<S, false, true, false, false, 8>(t, &p, &mut out)
-            }
-            (false, Reach::Flying(Landing::Behind)) => {
-                captures::<S, false, true, true, false, 8>(t, &p, &mut out)
-            }
-            (true, Reach::Short) => captures::<S, true, false, false, false, 8>(t, &p, &mut out),
-            (true, Reach::Flying(Landing::Any)) => {
-                captures::<S, true, true, false, false, 8>(t, &p, &mut out)
-            }
-            (true, Reach::Flying(Landing::Behind)) => {
-                captures::<S, true, true, true, false, 8>(t, &p, &mut out)
-            }
+            (false, Reach::Short) => captures::<S, false, false, false, false, 8>(
+                t,
+                &p,
+                &mut out,
+                DEFAULT_CAPTURE_LIMIT,
+                &mut 0,
+            ),
+            (false, Reach::Flying(Landing::Any)) => captures::<S, false, true, false, false, 8>(
+                t,
+                &p,
+                &mut out,
+                DEFAULT_CAPTURE_LIMIT,
+                &mut 0,
+            ),
+            (false, Reach::Flying(Landing::Behind)) => captures::<S, false, true, true, false, 8>(
+                t,
+                &p,
+                &mut out,
+                DEFAULT_CAPTURE_LIMIT,
+                &mut 0,
+            ),
+            (true, Reach::Short) => captures::<S, true, false, false, false, 8>(
+                t,
+                &p,
+                &mut out,
+                DEFAULT_CAPTURE_LIMIT,
+                &mut 0,
+            ),
+            (true, Reach::Flying(Landing::Any)) => captures::<S, true, true, false, false, 8>(
+                t,
+                &p,
+                &mut out,
+                DEFAULT_CAPTURE_LIMIT,
+                &mut 0,
+            ),
+            (true, Reach::Flying(Landing::Behind)) => captures::<S, true, true, true, false, 8>(
+                t,
+                &p,
+                &mut out,
+                DEFAULT_CAPTURE_LIMIT,
+                &mut 0,
+            ),
         };
         r?;
         if out.is_empty() {

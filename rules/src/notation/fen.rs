@@ -289,42 +289,38 @@ impl Variant {
 
     /// Writes a position as FEN, with explicit square lists.
     pub fn fen(&self, pos: &Position) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(8 + 4 * self.board().len());
         out.push(pos.side().letter());
         for color in Color::BOTH {
             out.push(':');
             out.push(color.letter());
-            let mut cells: Vec<(usize, Kind)> = Vec::new();
-            for kind in Kind::ALL {
-                cells.extend(pos.pieces(color, kind).iter().map(|c| (c, kind)));
+            let [men, kings, paras] = Kind::ALL.map(|k| pos.pieces(color, k));
+            let mut first = true;
+            for &c in self.fen_order() {
+                let c = c as usize;
+                let prefix = if men.contains(c) {
+                    ""
+                } else if kings.contains(c) {
+                    "K"
+                } else if paras.contains(c) {
+                    "P"
+                } else {
+                    continue;
+                };
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                out.push_str(prefix);
+                out.push_str(self.square_str(c));
             }
-            if self.algebraic() {
-                cells.sort_by_key(|&(c, _)| {
-                    let (x, y) = self.board().xy(c);
-                    (y, x)
-                });
-            } else {
-                cells.sort_by_key(|&(c, _)| self.square_number(c));
-            }
-            let list: Vec<String> = cells
-                .into_iter()
-                .map(|(c, k)| {
-                    let prefix = match k {
-                        Kind::Man => "",
-                        Kind::King => "K",
-                        Kind::Parachutist => "P",
-                    };
-                    format!("{prefix}{}", self.square_name(c))
-                })
-                .collect();
-            out.push_str(&list.join(","));
         }
         if pos.hand != [0, 0] {
             out.push_str(&format!(":S{},{}", pos.hand[0], pos.hand[1]));
         }
         let last = Color::BOTH.map(|c| {
             pos.last_move(c)
-                .map(|(a, z)| format!("{}-{}", self.square_name(a), self.square_name(z)))
+                .map(|(a, z)| format!("{}-{}", self.square_str(a), self.square_str(z)))
         });
         if last.iter().any(Option::is_some) {
             let text = last.map(|m| m.unwrap_or_else(|| "-".into()));

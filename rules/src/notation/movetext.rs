@@ -155,15 +155,18 @@ fn clip(s: &str) -> String {
 impl Variant {
     fn squares_text(&self, squares: &[usize], capture: bool) -> String {
         let sep = if capture {
-            self.spec().capture_separator.to_string()
+            self.spec().capture_separator
         } else {
-            "-".to_string()
+            '-'
         };
-        squares
-            .iter()
-            .map(|&c| self.square_name(c))
-            .collect::<Vec<_>>()
-            .join(&sep)
+        let mut out = String::with_capacity(squares.len() * 4);
+        for (i, &c) in squares.iter().enumerate() {
+            if i > 0 {
+                out.push(sep);
+            }
+            out.push_str(self.square_str(c));
+        }
+        out
     }
 
     /// `ed4` / `e:d4`: a file letter, then the destination square (algebraic boards only).
@@ -206,8 +209,18 @@ impl Variant {
     /// that order (the fewest first when one set begins the other), then a move that crowns
     /// after one that does not; a pass comes last.
     fn describe(&self, found: &[Found]) -> Vec<DescribedMove> {
-        let mut out: Vec<DescribedMove> = (0..found.len())
-            .map(|i| self.describe_one(found, i))
+        // Which moves share their start and end with another (they are written long): one
+        // sort of the (start, end) pairs, not a scan per move.
+        let mut ends: Vec<(u8, u8)> = found.iter().map(|f| (f.mv.from, f.mv.to)).collect();
+        ends.sort_unstable();
+        let shared = |f: &Found| {
+            let key = (f.mv.from, f.mv.to);
+            let i = ends.partition_point(|e| *e < key);
+            ends.get(i + 1) == Some(&key)
+        };
+        let mut out: Vec<DescribedMove> = found
+            .iter()
+            .map(|f| self.describe_found(f, shared(f)))
             .collect();
         self.sort_moves(&mut out);
         out
@@ -237,6 +250,16 @@ impl Variant {
     /// Describes `found[i]` (the others decide whether its short form is ambiguous).
     fn describe_one(&self, found: &[Found], i: usize) -> DescribedMove {
         let f = &found[i];
+        let shared = found
+            .iter()
+            .filter(|o| o.mv.from == f.mv.from && o.mv.to == f.mv.to)
+            .count()
+            > 1;
+        self.describe_found(f, shared)
+    }
+
+    /// Describes a move; `shared`: another legal move has the same start and end.
+    fn describe_found(&self, f: &Found, shared: bool) -> DescribedMove {
         let m = &f.mv;
         let (route, captured) = match &f.route {
             Some(r) => {
@@ -276,11 +299,6 @@ impl Variant {
             None => (vec![m.from as usize, m.to as usize], Vec::new()),
         };
         let long = self.squares_text(&route, m.is_capture());
-        let shared = found
-            .iter()
-            .filter(|o| o.mv.from == m.from && o.mv.to == m.to)
-            .count()
-            > 1;
         let notation = if shared || route.len() == 2 {
             long.clone()
         } else {

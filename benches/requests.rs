@@ -1,0 +1,63 @@
+//! The request handlers' own work (criterion): what `POST /v1/variants/{variant}/moves`,
+//! `/play`, `/judge`, `/v1/judge/pdn` and the diagram do between the parsed request and the
+//! JSON (or SVG) answer, without the HTTP layer. `benches/wrk-ratio.sh` measures the whole
+//! path with wrk. Run with `cargo bench --bench requests`.
+
+use arbiter::api::{diagram, judge, moves, pdn, play};
+use arbiter_rules::adjudication::ReadOptions;
+use arbiter_rules::Budget;
+use criterion::{criterion_group, criterion_main, Criterion};
+
+fn budget() -> Budget {
+    Budget::new(arbiter::engine::DEFAULT_WORK_BUDGET)
+}
+
+fn handlers(c: &mut Criterion) {
+    let intl = arbiter_rules::variant("international").expect("variant");
+    let mut group = c.benchmark_group("handlers");
+    group.bench_function("moves/international-start", |b| {
+        b.iter(|| moves::list_moves_within(intl, None, &budget()).expect("moves"))
+    });
+    group.bench_function("moves/international-start+json", |b| {
+        b.iter(|| {
+            let answer = moves::list_moves_within(intl, None, &budget()).expect("moves");
+            serde_json::to_vec(&answer).expect("json")
+        })
+    });
+    group.bench_function("moves/international-kings", |b| {
+        b.iter(|| {
+            moves::list_moves_within(intl, Some("W:WK47:B14,19,29,31,42"), &budget())
+                .expect("moves")
+        })
+    });
+    let texts: Vec<String> = ["32-28", "19-23", "28x19", "14x23"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    group.bench_function("play/international-4-moves", |b| {
+        b.iter(|| play::play_within(intl, None, &texts, &budget()).expect("play"))
+    });
+    let game: judge::JudgeRequest = serde_json::from_value(serde_json::json!({
+        "moves": ["32-28", "19-23", "28x19", "14x23", "37-32", "20-24"],
+        "declared_result": "*"
+    }))
+    .expect("request");
+    group.bench_function("judge/international-6-plies", |b| {
+        b.iter(|| judge::judge_game(intl, &game, &budget()).expect("judge"))
+    });
+    let file = "[GameType \"20\"]\n1. 32-28 19-23 2. 28x19 14x23 3. 37-32 20-24 *\n\n".repeat(10);
+    group.bench_function("pdn/10-games", |b| {
+        b.iter(|| {
+            pdn::judge_pdn_text(&file, None, 200, ReadOptions::default(), false, &budget())
+                .expect("pdn")
+        })
+    });
+    let query = diagram::DiagramQuery::default();
+    group.bench_function("diagram/international-start", |b| {
+        b.iter(|| diagram::diagram_svg(intl, &query, &budget()).expect("svg"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, handlers);
+criterion_main!(benches);
