@@ -41,6 +41,23 @@ fn perft_start(c: &mut Criterion) {
     group.finish();
 }
 
+/// The general generator (the one `/moves`, `/play` and `/judge` use, and perft for the
+/// variants the narrow generator does not serve), on the same start positions.
+fn perft_general(c: &mut Criterion) {
+    let mut group = c.benchmark_group("general");
+    group.sample_size(10);
+    for (id, depth) in [("international", 5), ("russian", 7), ("frisian", 6)] {
+        let v = arbiter_rules::variant(id).expect("variant in catalogue");
+        let start = v.start();
+        let nodes = arbiter_rules::perft_general(v, &start, depth).expect("perft");
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_with_input(BenchmarkId::new(id, depth), &depth, |b, &d| {
+            b.iter(|| arbiter_rules::perft_general(v, &start, d).expect("perft"))
+        });
+    }
+    group.finish();
+}
+
 fn move_generation(c: &mut Criterion) {
     // A middle-game position with kings and captures (diagonal.md §6.4 example).
     let v = arbiter_rules::variant("international").expect("variant");
@@ -50,5 +67,5 @@ fn move_generation(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, perft_start, move_generation);
+criterion_group!(benches, perft_start, perft_general, move_generation);
 criterion_main!(benches);

@@ -95,6 +95,19 @@ pub(crate) struct Notation<'a> {
     pub partly: bool,
 }
 
+/// What the search keeps in `ROUTES` mode.
+#[derive(Default)]
+pub(crate) struct RouteState {
+    /// The canonical route of each move of `out`, its key, and whether the text names one of
+    /// its routes.
+    pub(crate) routes: Vec<Route>,
+    keys: Vec<Vec<u16>>,
+    pub(crate) named: Vec<bool>,
+    /// The jumps of the sequence being searched.
+    jumps: Vec<Jump>,
+    scratch: Vec<usize>,
+}
+
 /// Search state shared by every piece of the side to move.
 pub(crate) struct Search<'a, const ROUTES: bool> {
     board: &'a Board,
@@ -116,14 +129,10 @@ pub(crate) struct Search<'a, const ROUTES: bool> {
     budget: &'a Budget,
     cancelled: bool,
     pub(crate) out: &'a mut Vec<Move>,
+    /// `ROUTES` only: the caller's route state (a reference, so that the plain search neither
+    /// builds nor drops one).
+    rs: Option<&'a mut RouteState>,
     notation: Option<Notation<'a>>,
-    /// `ROUTES`: the canonical route of each move of `out`, its key, and whether the text
-    /// names one of its routes.
-    pub(crate) routes: Vec<Route>,
-    keys: Vec<Vec<u16>>,
-    pub(crate) named: Vec<bool>,
-    jumps: Vec<Jump>,
-    scratch: Vec<usize>,
     /// Collapse routes with the same identity into one move (the default); without it every
     /// complete route is a separate entry (the "keep duplicates" perft convention).
     pub(crate) dedup: bool,
@@ -158,19 +167,16 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             budget,
             cancelled: false,
             out,
+            rs: None,
             notation: None,
-            routes: Vec::new(),
-            keys: Vec::new(),
-            named: Vec::new(),
-            jumps: Vec::new(),
-            scratch: Vec::new(),
             dedup: true,
         }
     }
 
-    /// Turns on route tracking (`ROUTES` mode only).
-    pub(crate) fn with_notation(mut self, notation: Notation<'a>) -> Self {
+    /// Turns on route tracking (`ROUTES` mode only), kept in `rs`.
+    pub(crate) fn with_notation(mut self, notation: Notation<'a>, rs: &'a mut RouteState) -> Self {
         self.notation = Some(notation);
+        self.rs = Some(rs);
         self
     }
 
@@ -190,6 +196,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
     }
 
     /// Generates the captures of every piece of the side to move.
+    #[inline(always)]
     pub(crate) fn run(&mut self, pos: &Position) -> Result<(), GenError> {
         let me: Color = pos.side();
         let all = self.occupied;
@@ -428,18 +435,22 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
                     continue;
                 }
                 if ROUTES {
-                    self.jumps.push(Jump {
-                        dir: d,
-                        over: victim as u8,
-                        to: l,
-                    });
+                    if let Some(rs) = self.rs.as_mut() {
+                        rs.jumps.push(Jump {
+                            dir: d,
+                            over: victim as u8,
+                            to: l,
+                        });
+                    }
                 }
                 // A landing cell after the first that may only go straight on repeats the
                 // first one's routes: it is neither explored that way nor an end.
                 let repeat = j > 0 && allowed != u64::MAX;
                 self.land(l as usize, kind, next, d, j > 0, repeat);
                 if ROUTES {
-                    self.jumps.pop();
+                    if let Some(rs) = self.rs.as_mut() {
+                        rs.jumps.pop();
+                    }
                 }
                 if self.steps > self.limit {
                     return true;
@@ -502,10 +513,10 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         if key > self.best {
             self.best = key;
             self.out.clear();
-            if ROUTES {
-                self.routes.clear();
-                self.keys.clear();
-                self.named.clear();
+            if let Some(rs) = self.rs.as_mut() {
+                rs.routes.clear();
+                rs.keys.clear();
+                rs.named.clear();
             }
         }
         let m = Move {
@@ -526,6 +537,14 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             }
             return;
         }
+        let from = self.from;
+        let board = self.board;
+        let Some(rs) = self.rs.as_mut() else {
+            if found.is_none() {
+                self.out.push(m);
+            }
+            return;
+        };
         let Some(notation) = self.notation else {
             if found.is_none() {
                 self.out.push(m);
@@ -534,41 +553,33 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         };
         let named = notation.text.is_some_and(|t| {
             if notation.partly {
-                crate::moves::names_route_partly(self.board, t, self.from as usize, &self.jumps)
+                crate::moves::names_route_partly(board, t, from as usize, &rs.jumps)
             } else {
-                crate::moves::names_route(self.board, t, self.from as usize, &self.jumps)
+                crate::moves::names_route(board, t, from as usize, &rs.jumps)
             }
         });
-        crate::moves::pdn_squares(
-            self.board,
-            self.from as usize,
-            &self.jumps,
-            &mut self.scratch,
-        );
+        crate::moves::pdn_squares(board, from as usize, &rs.jumps, &mut rs.scratch);
         let numbers = notation.numbers;
-        let key = self.scratch.iter().map(|&c| numbers[c]);
+        let key = rs.scratch.iter().map(|&c| numbers[c]);
+        let route = |rs: &RouteState| Route {
+            from,
+            jumps: rs.jumps.clone(),
+        };
         match found {
             Some(i) => {
-                self.named[i] |= named;
-                if key.lt(self.keys[i].iter().copied()) {
-                    self.keys[i].clear();
-                    self.keys[i].extend(self.scratch.iter().map(|&c| numbers[c]));
-                    self.routes[i] = self.route();
+                rs.named[i] |= named;
+                if key.lt(rs.keys[i].iter().copied()) {
+                    rs.keys[i].clear();
+                    rs.keys[i].extend(rs.scratch.iter().map(|&c| numbers[c]));
+                    rs.routes[i] = route(rs);
                 }
             }
             None => {
                 self.out.push(m);
-                self.keys.push(key.collect());
-                self.routes.push(self.route());
-                self.named.push(named);
+                rs.keys.push(key.collect());
+                rs.routes.push(route(rs));
+                rs.named.push(named);
             }
-        }
-    }
-
-    fn route(&self) -> Route {
-        Route {
-            from: self.from,
-            jumps: self.jumps.clone(),
         }
     }
 }

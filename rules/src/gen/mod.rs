@@ -197,7 +197,8 @@ pub fn generate_matching(
             .collect());
     }
     let promo = variant.promotion(pos.side());
-    let (steps, routes, named) = {
+    let mut rs = captures::RouteState::default();
+    let steps = {
         let mut s = captures::Search::<true>::new(
             variant.board(),
             variant.rules(),
@@ -207,22 +208,22 @@ pub fn generate_matching(
             budget,
             &mut out,
         )
-        .with_notation(captures::Notation {
-            numbers: variant.numbers(),
-            text,
-            partly,
-        });
+        .with_notation(
+            captures::Notation {
+                numbers: variant.numbers(),
+                text,
+                partly,
+            },
+            &mut rs,
+        );
         let r = s.run(pos);
         let steps = s.steps;
         r.inspect_err(|_| {
             let _ = budget.charge(steps as u64);
         })?;
-        (
-            s.steps,
-            std::mem::take(&mut s.routes),
-            std::mem::take(&mut s.named),
-        )
+        s.steps
     };
+    let (routes, named) = (rs.routes, rs.named);
     let no_return = variant.rules().no_return;
     let mut found: Vec<Found> = out
         .drain(..)
