@@ -6,6 +6,7 @@ mod consistency;
 mod conventions;
 mod diagram;
 mod errors;
+mod every_endpoint;
 mod games;
 mod health;
 mod helpers;

@@ -1,0 +1,131 @@
+//! Every variant of the catalogue through every game endpoint: a game made of the moves
+//! `/moves` lists is played by `/play`, judged by `/judge` and adjudicated as a PDN file by
+//! `/v1/judge/pdn`, and all three agree on every position. The catalogue is read from
+//! `GET /v1/variants`, so a variant added later is covered without touching this test.
+
+use serde_json::{json, Value};
+
+use crate::helpers::{ok_json, spawn_app};
+
+/// Plies per game: through the drop phases and the opening removals into normal play.
+const PLIES: usize = 24;
+
+#[tokio::test]
+async fn every_variant_is_played_judged_and_adjudicated_alike() {
+    let app = spawn_app().await;
+    let catalogue = ok_json(app.get("/v1/variants").await).await;
+    let ids: Vec<String> = catalogue
+        .as_array()
+        .or_else(|| catalogue["variants"].as_array())
+        .expect("the catalogue is a list")
+        .iter()
+        .map(|v| v["id"].as_str().expect("id").to_string())
+        .collect();
+    assert!(ids.len() >= 35, "{ids:?}");
+    for id in &ids {
+        let start = ok_json(app.get(&format!("/v1/variants/{id}")).await).await;
+        let mut fen = start["start_position"].as_str().unwrap().to_string();
+        let mut moves: Vec<String> = Vec::new();
+        let mut positions = vec![fen.clone()];
+        let mut finished = None;
+        for ply in 0..PLIES {
+            let listed = ok_json(
+                app.post_json(
+                    &format!("/v1/variants/{id}/moves"),
+                    &json!({ "position": fen }),
+                )
+                .await,
+            )
+            .await;
+            let list = listed["moves"].as_array().expect("moves");
+            if list.is_empty() {
+                finished = Some(listed["status"].clone());
+                break;
+            }
+            // A spread of choices, not always the first move.
+            let m = &list[(ply * 7 + 3) % list.len()];
+            let text = m["notation"].as_str().expect("notation").to_string();
+            fen = m["resulting_position"].as_str().unwrap().to_string();
+            moves.push(text);
+            positions.push(fen.clone());
+        }
+        assert!(!moves.is_empty(), "{id}: no legal move at the start");
+
+        // /play, the whole game at once.
+        let played = ok_json(
+            app.post_json(
+                &format!("/v1/variants/{id}/play"),
+                &json!({ "moves": moves }),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(played["position"], fen.as_str(), "{id}: /play {moves:?}");
+
+        // /judge.
+        let judged = ok_json(
+            app.post_json(
+                &format!("/v1/variants/{id}/judge"),
+                &json!({ "moves": moves }),
+            )
+            .await,
+        )
+        .await;
+        assert_ne!(judged["verdict"], "invalid", "{id}: {judged}");
+        assert_eq!(judged["moves"], json!(moves), "{id}: {judged}");
+        assert_eq!(judged["plies"], moves.len(), "{id}: {judged}");
+        assert_eq!(judged["warnings"], json!([]), "{id}: {judged}");
+        // The judge stops at the first rule that ends the game; up to there it went through
+        // the same positions.
+        let end = judged["decided_at_ply"]
+            .as_u64()
+            .map_or(moves.len(), |p| p as usize);
+        if judged["decided_at_ply"].is_null() {
+            assert_eq!(judged["final_position"], fen.as_str(), "{id}: {judged}");
+            assert_eq!(judged["verdict"], "undecided", "{id}: {judged}");
+        } else {
+            assert!(end <= moves.len(), "{id}: {judged}");
+        }
+        if let Some(status) = &finished {
+            // The game ran out of moves: /moves said why, and the judge says the same.
+            assert_ne!(status["state"], "ongoing", "{id}: {status}");
+            assert_eq!(
+                judged["reason"]["code"], status["reason"],
+                "{id}: {judged} {status}"
+            );
+        }
+
+        // /v1/judge/pdn, the same game as a PDN file naming the variant by its id.
+        let mut text = String::from("[Event \"every endpoint\"]\n[Result \"*\"]\n\n");
+        for (i, m) in moves.iter().enumerate() {
+            if i % 2 == 0 {
+                text.push_str(&format!("{}. ", i / 2 + 1));
+            }
+            text.push_str(m);
+            text.push(' ');
+        }
+        text.push_str("*\n");
+        let file = ok_json(
+            app.post_raw(
+                &format!("/v1/judge/pdn?variant={id}"),
+                Some("text/plain"),
+                text.clone().into_bytes(),
+            )
+            .await,
+        )
+        .await;
+        let game = &file["games"][0];
+        assert_eq!(game["outcome"], "judged", "{id}: {text}\n{game}");
+        assert_eq!(game["variant"], id.as_str(), "{id}: {game}");
+        for key in [
+            "verdict",
+            "reason",
+            "decided_at_ply",
+            "plies",
+            "final_position",
+        ] {
+            assert_eq!(game[key], judged[key], "{id}: {key}: {text}\n{game}");
+        }
+        assert_eq!(positions.len(), moves.len() + 1);
+    }
+}
