@@ -4,10 +4,31 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-fn perft_start(c: &mut Criterion) {
-    let mut group = c.benchmark_group("perft");
+type PerftFn = fn(
+    &arbiter_rules::Variant,
+    &arbiter_rules::Position,
+    u32,
+) -> Result<u64, arbiter_rules::GenError>;
+
+/// One criterion group: `count` from each variant's start position to its depth.
+fn perft_group(c: &mut Criterion, name: &str, count: PerftFn, variants: &[(&str, u32)]) {
+    let mut group = c.benchmark_group(name);
     group.sample_size(10);
-    for (id, depth) in [
+    for &(id, depth) in variants {
+        let v = arbiter_rules::variant(id).expect("variant in catalogue");
+        let start = v.start();
+        let nodes = count(v, &start, depth).expect("perft");
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_with_input(BenchmarkId::new(id, depth), &depth, |b, &d| {
+            b.iter(|| count(v, &start, d).expect("perft"))
+        });
+    }
+    group.finish();
+}
+
+/// Perft as `arbiter perft` counts it (the narrow generator where the variant has one).
+fn perft_start(c: &mut Criterion) {
+    let variants = [
         ("international", 6),
         ("english", 8),
         ("russian", 7),
@@ -29,33 +50,15 @@ fn perft_start(c: &mut Criterion) {
         ("dameo", 4),
         ("gothic", 5),
         ("hawaiian", 7),
-    ] {
-        let v = arbiter_rules::variant(id).expect("variant in catalogue");
-        let start = v.start();
-        let nodes = arbiter_rules::perft(v, &start, depth).expect("perft");
-        group.throughput(Throughput::Elements(nodes));
-        group.bench_with_input(BenchmarkId::new(id, depth), &depth, |b, &d| {
-            b.iter(|| arbiter_rules::perft(v, &start, d).expect("perft"))
-        });
-    }
-    group.finish();
+    ];
+    perft_group(c, "perft", arbiter_rules::perft, &variants);
 }
 
 /// The general generator (the one `/moves`, `/play` and `/judge` use, and perft for the
 /// variants the narrow generator does not serve), on the same start positions.
 fn perft_general(c: &mut Criterion) {
-    let mut group = c.benchmark_group("general");
-    group.sample_size(10);
-    for (id, depth) in [("international", 5), ("russian", 7), ("frisian", 6)] {
-        let v = arbiter_rules::variant(id).expect("variant in catalogue");
-        let start = v.start();
-        let nodes = arbiter_rules::perft_general(v, &start, depth).expect("perft");
-        group.throughput(Throughput::Elements(nodes));
-        group.bench_with_input(BenchmarkId::new(id, depth), &depth, |b, &d| {
-            b.iter(|| arbiter_rules::perft_general(v, &start, d).expect("perft"))
-        });
-    }
-    group.finish();
+    let variants = [("international", 5), ("russian", 7), ("frisian", 6)];
+    perft_group(c, "general", arbiter_rules::perft_general, &variants);
 }
 
 fn move_generation(c: &mut Criterion) {

@@ -1,14 +1,19 @@
 //! Every variant of the catalogue through every game endpoint: a game made of the moves
 //! `/moves` lists is played by `/play`, judged by `/judge` and adjudicated as a PDN file by
-//! `/v1/judge/pdn`, and all three agree on every position. The catalogue is read from
+//! `/v1/judge/pdn`, and all three agree on how the game ends. The catalogue is read from
 //! `GET /v1/variants`, so a variant added later is covered without touching this test.
 
-use serde_json::json;
+use serde_json::{json, Value};
 
-use crate::helpers::{ok_json, spawn_app};
+use crate::helpers::{ok_json, spawn_app, TestApp};
 
 /// Plies per game: through the drop phases and the opening removals into normal play.
 const PLIES: usize = 24;
+
+/// POSTs a JSON body and returns the 200 answer's JSON.
+async fn post(app: &TestApp, path: &str, body: Value) -> Value {
+    ok_json(app.post_json(path, &body).await).await
+}
 
 #[tokio::test]
 async fn every_variant_is_played_judged_and_adjudicated_alike() {
@@ -28,12 +33,10 @@ async fn every_variant_is_played_judged_and_adjudicated_alike() {
         let mut moves: Vec<String> = Vec::new();
         let mut finished = None;
         for ply in 0..PLIES {
-            let listed = ok_json(
-                app.post_json(
-                    &format!("/v1/variants/{id}/moves"),
-                    &json!({ "position": fen }),
-                )
-                .await,
+            let listed = post(
+                &app,
+                &format!("/v1/variants/{id}/moves"),
+                json!({ "position": fen }),
             )
             .await;
             let list = listed["moves"].as_array().expect("moves");
@@ -50,23 +53,19 @@ async fn every_variant_is_played_judged_and_adjudicated_alike() {
         assert!(!moves.is_empty(), "{id}: no legal move at the start");
 
         // /play, the whole game at once.
-        let played = ok_json(
-            app.post_json(
-                &format!("/v1/variants/{id}/play"),
-                &json!({ "moves": moves }),
-            )
-            .await,
+        let played = post(
+            &app,
+            &format!("/v1/variants/{id}/play"),
+            json!({ "moves": moves }),
         )
         .await;
         assert_eq!(played["position"], fen.as_str(), "{id}: /play {moves:?}");
 
         // /judge.
-        let judged = ok_json(
-            app.post_json(
-                &format!("/v1/variants/{id}/judge"),
-                &json!({ "moves": moves }),
-            )
-            .await,
+        let judged = post(
+            &app,
+            &format!("/v1/variants/{id}/judge"),
+            json!({ "moves": moves }),
         )
         .await;
         assert_ne!(judged["verdict"], "invalid", "{id}: {judged}");

@@ -129,10 +129,9 @@ pub(crate) struct Search<'a, const ROUTES: bool> {
     budget: &'a Budget,
     cancelled: bool,
     pub(crate) out: &'a mut Vec<Move>,
-    /// `ROUTES` only: the caller's route state (a reference, so that the plain search neither
-    /// builds nor drops one).
-    rs: Option<&'a mut RouteState>,
-    notation: Option<Notation<'a>>,
+    /// `ROUTES` only: what the move text asks and the caller's route state (a reference, so
+    /// that the plain search neither builds nor drops one).
+    track: Option<(Notation<'a>, &'a mut RouteState)>,
     /// Collapse routes with the same identity into one move (the default); without it every
     /// complete route is a separate entry (the "keep duplicates" perft convention).
     pub(crate) dedup: bool,
@@ -167,16 +166,14 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             budget,
             cancelled: false,
             out,
-            rs: None,
-            notation: None,
+            track: None,
             dedup: true,
         }
     }
 
     /// Turns on route tracking (`ROUTES` mode only), kept in `rs`.
     pub(crate) fn with_notation(mut self, notation: Notation<'a>, rs: &'a mut RouteState) -> Self {
-        self.notation = Some(notation);
-        self.rs = Some(rs);
+        self.track = Some((notation, rs));
         self
     }
 
@@ -435,7 +432,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
                     continue;
                 }
                 if ROUTES {
-                    if let Some(rs) = self.rs.as_mut() {
+                    if let Some((_, rs)) = self.track.as_mut() {
                         rs.jumps.push(Jump {
                             dir: d,
                             over: victim as u8,
@@ -448,7 +445,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
                 let repeat = j > 0 && allowed != u64::MAX;
                 self.land(l as usize, kind, next, d, j > 0, repeat);
                 if ROUTES {
-                    if let Some(rs) = self.rs.as_mut() {
+                    if let Some((_, rs)) = self.track.as_mut() {
                         rs.jumps.pop();
                     }
                 }
@@ -513,7 +510,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         if key > self.best {
             self.best = key;
             self.out.clear();
-            if let Some(rs) = self.rs.as_mut() {
+            if let Some((_, rs)) = self.track.as_mut() {
                 rs.routes.clear();
                 rs.keys.clear();
                 rs.named.clear();
@@ -539,18 +536,13 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         }
         let from = self.from;
         let board = self.board;
-        let Some(rs) = self.rs.as_mut() else {
+        let Some((notation, rs)) = self.track.as_mut() else {
             if found.is_none() {
                 self.out.push(m);
             }
             return;
         };
-        let Some(notation) = self.notation else {
-            if found.is_none() {
-                self.out.push(m);
-            }
-            return;
-        };
+        let notation = *notation;
         let named = notation.text.is_some_and(|t| {
             if notation.partly {
                 crate::moves::names_route_partly(board, t, from as usize, &rs.jumps)
