@@ -273,6 +273,9 @@ pub struct Variant {
     names: Vec<String>,
     /// The cells in the order a FEN lists them: by number, or rank by rank (algebraic).
     fen_order: Vec<u8>,
+    /// Each cell's name as four bytes (zero-padded) and its length, for writing FENs; `None`
+    /// when a name is longer than four bytes.
+    short_names: Option<Vec<([u8; 4], u8)>>,
 }
 
 impl Variant {
@@ -322,7 +325,25 @@ impl Variant {
         } else {
             fen_order.sort_by_key(|&c| numbers[c as usize]);
         }
+        // FEN and move texts are written without escaping (JSON, query strings): a name
+        // must not need any.
+        assert!(
+            names
+                .iter()
+                .all(|n| n.bytes().all(|b| b.is_ascii_alphanumeric())),
+            "{}: square names are letters and digits",
+            spec.id
+        );
+        let short_names = names
+            .iter()
+            .map(|n| {
+                let mut b = [0u8; 4];
+                b.get_mut(..n.len())?.copy_from_slice(n.as_bytes());
+                Some((b, n.len() as u8))
+            })
+            .collect();
         let mut v = Variant {
+            short_names,
             placements,
             bulk,
             names,
@@ -412,6 +433,12 @@ impl Variant {
     /// The cells in the order a FEN lists them.
     pub(crate) fn fen_order(&self) -> &[u8] {
         &self.fen_order
+    }
+
+    /// Each cell's name as four zero-padded bytes and its length, if no name is longer.
+    #[inline]
+    pub(crate) fn short_names(&self) -> Option<&[([u8; 4], u8)]> {
+        self.short_names.as_deref()
     }
 
     /// Where a cell comes in the documented order of squares: the numeric name on boards

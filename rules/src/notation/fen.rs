@@ -33,6 +33,13 @@ impl Default for Counters {
 }
 
 impl Counters {
+    /// `fen` with these counters appended (`:H..:F..`).
+    pub fn append_to(self, mut fen: String) -> String {
+        use std::fmt::Write;
+        let _ = write!(fen, ":H{}:F{}", self.halfmoves, self.fullmove);
+        fen
+    }
+
     /// The counters after `m`, played by `mover`: the half-move clock restarts on a man move
     /// (a drop or removal included) or a capture and counts a king's quiet move; the move
     /// number goes up after the second mover's ply.
@@ -280,53 +287,79 @@ impl Variant {
     /// Writes a position as FEN ([`Variant::fen`]) followed by lidraughts' move counters,
     /// when given: `W:W31-50:B1-20:H0:F1`.
     pub fn fen_counters(&self, pos: &Position, counters: Option<Counters>) -> String {
-        let mut out = self.fen(pos);
-        if let Some(c) = counters {
-            out.push_str(&format!(":H{}:F{}", c.halfmoves, c.fullmove));
+        let out = self.fen(pos);
+        match counters {
+            Some(c) => c.append_to(out),
+            None => out,
         }
-        out
     }
 
     /// Writes a position as FEN, with explicit square lists.
     pub fn fen(&self, pos: &Position) -> String {
-        let mut out = String::with_capacity(8 + 4 * self.board().len());
-        out.push(pos.side().letter());
+        let mut out = Vec::with_capacity(16 + 5 * self.board().len());
+        self.fen_into(pos, &mut out);
+        String::from_utf8(out).expect("whole UTF-8 texts joined")
+    }
+
+    /// [`Variant::fen`], appended to `out` (which is UTF-8 afterwards if it was before). The
+    /// text is ASCII letters, digits and `:,-` only (square names are letters and digits,
+    /// checked when the variant is built), so it needs no escaping in JSON or a query string.
+    pub fn fen_into(&self, pos: &Position, out: &mut Vec<u8>) {
+        use std::io::Write;
+        // Byte by byte, or four bytes at once: a name is a few ASCII bytes, shorter than a
+        // copy call is worth; every piece pushed is a whole UTF-8 text.
+        let short = self.short_names();
+        out.push(pos.side().letter() as u8);
         for color in Color::BOTH {
-            out.push(':');
-            out.push(color.letter());
+            out.push(b':');
+            out.push(color.letter() as u8);
             let [men, kings, paras] = Kind::ALL.map(|k| pos.pieces(color, k));
+            let all = men.union(kings).union(paras);
             let mut first = true;
             for &c in self.fen_order() {
                 let c = c as usize;
-                let prefix = if men.contains(c) {
-                    ""
-                } else if kings.contains(c) {
-                    "K"
-                } else if paras.contains(c) {
-                    "P"
-                } else {
+                if !all.contains(c) {
                     continue;
-                };
+                }
                 if !first {
-                    out.push(',');
+                    out.push(b',');
                 }
                 first = false;
-                out.push_str(prefix);
-                out.push_str(self.square_str(c));
+                if kings.contains(c) {
+                    out.push(b'K');
+                } else if paras.contains(c) {
+                    out.push(b'P');
+                }
+                match short {
+                    Some(names) => {
+                        // A fixed four-byte copy, then the padding taken off.
+                        let (bytes, len) = names[c];
+                        out.extend_from_slice(&bytes);
+                        out.truncate(out.len() - 4 + len as usize);
+                    }
+                    None => out.extend_from_slice(self.square_str(c).as_bytes()),
+                }
             }
         }
+        // Writing to a Vec cannot fail.
         if pos.hand != [0, 0] {
-            out.push_str(&format!(":S{},{}", pos.hand[0], pos.hand[1]));
+            let _ = write!(out, ":S{},{}", pos.hand[0], pos.hand[1]);
         }
-        let last = Color::BOTH.map(|c| {
-            pos.last_move(c)
-                .map(|(a, z)| format!("{}-{}", self.square_str(a), self.square_str(z)))
-        });
+        let last = Color::BOTH.map(|c| pos.last_move(c));
         if last.iter().any(Option::is_some) {
-            let text = last.map(|m| m.unwrap_or_else(|| "-".into()));
-            out.push_str(&format!(":L{},{}", text[0], text[1]));
+            out.extend_from_slice(b":L");
+            for (i, m) in last.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                match m {
+                    Some((a, z)) => {
+                        let _ = write!(out, "{}-{}", self.square_str(*a), self.square_str(*z));
+                    }
+                    None => out.push(b'-'),
+                }
+            }
         }
-        out
     }
 }
 
