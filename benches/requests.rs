@@ -15,13 +15,17 @@ fn budget() -> Budget {
 fn handlers(c: &mut Criterion) {
     let intl = arbiter_rules::variant("international").expect("variant");
     let mut group = c.benchmark_group("handlers");
+    let start = intl.start();
+    group.bench_function("fen/international-start", |b| b.iter(|| intl.fen(&start)));
     group.bench_function("moves/international-start", |b| {
         b.iter(|| moves::list_moves_within(intl, None, &budget()).expect("moves"))
     });
+    // What the moves endpoints do: the answer and its JSON text, written directly.
     group.bench_function("moves/international-start+json", |b| {
         b.iter(|| {
-            let answer = moves::list_moves_within(intl, None, &budget()).expect("moves");
-            serde_json::to_vec(&answer).expect("json")
+            moves::answer_moves_within(intl, None, &budget())
+                .expect("moves")
+                .to_json()
         })
     });
     group.bench_function("moves/international-kings", |b| {
