@@ -484,20 +484,21 @@ impl Variant {
         };
         let mut seen = Bits::EMPTY;
         for &(cell, color, kind) in &setup.pieces {
-            let square = self.square_name(cell);
+            // Named only for an error: most positions have none.
+            let square = || self.square_name(cell);
             if seen.contains(cell) {
-                return Err(PositionError::Occupied { square });
+                return Err(PositionError::Occupied { square: square() });
             }
             seen.insert(cell);
             let pr = self.rules().piece(kind);
             if pr.moves[color as usize].is_empty() && pr.captures[color as usize].is_empty() {
                 return Err(PositionError::KindNotInVariant {
-                    square,
+                    square: square(),
                     kind: kind.name(),
                 });
             }
             if kind == Kind::Man && self.promotion(color).contains(cell) {
-                return Err(PositionError::ManOnPromotionSquare { square });
+                return Err(PositionError::ManOnPromotionSquare { square: square() });
             }
             p.pieces[color as usize][kind as usize].insert(cell);
         }
