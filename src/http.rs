@@ -122,18 +122,25 @@ fn next_random() -> u64 {
 /// A new request id: a random UUID (version 4 layout), from a per-thread generator seeded
 /// from the OS.
 pub fn new_request_id() -> String {
-    let hi = next_random();
-    let lo = next_random();
+    uuid_v4_text(next_random(), next_random())
+}
+
+/// The UUID (version 4 layout) of 128 random bits.
+fn uuid_v4_text(hi: u64, lo: u64) -> String {
     let hi = (hi & !0xf000) | 0x4000; // version 4
     let lo = (lo & !(0xc << 60)) | (0x8 << 60); // RFC 4122 variant
-    format!(
-        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
-        hi >> 32,
-        (hi >> 16) & 0xffff,
-        hi & 0xffff,
-        lo >> 48,
-        lo & 0xffff_ffff_ffff
-    )
+                                                // xxxxxxxx-xxxx-4xxx-Nxxx-xxxxxxxxxxxx: the 128 bits as 32 hex digits, most significant
+                                                // first, with a dash after the 8th, 12th, 16th and 20th.
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bits = (u128::from(hi) << 64) | u128::from(lo);
+    let mut out = String::with_capacity(36);
+    for i in 0..32 {
+        if matches!(i, 8 | 12 | 16 | 20) {
+            out.push('-');
+        }
+        out.push(HEX[((bits >> (124 - 4 * i)) & 15) as usize] as char);
+    }
+    out
 }
 
 /// The outermost middleware: gives the request its id (the client's `X-Request-Id` when it
@@ -228,11 +235,16 @@ pub async fn frame(
         HeaderValue::from_static(VERSION),
     );
     if let Some(target) = target {
-        let req = res.request();
-        let route = req
-            .match_name()
-            .map(std::borrow::Cow::Borrowed)
-            .or_else(|| req.match_pattern().map(std::borrow::Cow::Owned));
+        // Found by the metrics middleware, unless the answer was made past it.
+        let found = res
+            .response()
+            .extensions()
+            .get::<crate::metrics::RoutePattern>()
+            .cloned();
+        let route = match found {
+            Some(crate::metrics::RoutePattern(p)) => p,
+            None => res.request().match_pattern(),
+        };
         tracing::info!(
             target: "arbiter::access",
             request_id = %id,
@@ -570,5 +582,35 @@ pub fn cors(config: &HttpConfig) -> actix_cors::Cors {
         Some(list) => list
             .iter()
             .fold(base, |cors, origin| cors.allowed_origin(origin)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_ids_are_version_4_uuids() {
+        for (hi, lo) in [
+            (0, 0),
+            (u64::MAX, u64::MAX),
+            (0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210),
+        ] {
+            let h = (hi & !0xf000) | 0x4000;
+            let l = (lo & !(0xc << 60)) | (0x8 << 60);
+            let expected = format!(
+                "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+                h >> 32,
+                (h >> 16) & 0xffff,
+                h & 0xffff,
+                l >> 48,
+                l & 0xffff_ffff_ffff
+            );
+            assert_eq!(uuid_v4_text(hi, lo), expected);
+        }
+        let id = new_request_id();
+        assert_eq!(id.len(), 36);
+        assert_eq!(&id[14..15], "4", "{id}");
+        assert!(matches!(&id[19..20], "8" | "9" | "a" | "b"), "{id}");
     }
 }

@@ -251,15 +251,11 @@ impl Metrics {
 
 /// The route label of an answered request: its resource's name (each API resource is named
 /// after its pattern), else its pattern, else `unmatched`.
-fn route_of(req: &actix_web::HttpRequest) -> &'static str {
-    if let Some(name) = req.match_name() {
-        return ROUTES[route_index(name)];
-    }
-    match req.match_pattern() {
-        Some(p) => ROUTES[route_index(&p)],
-        None => UNMATCHED,
-    }
-}
+/// The route pattern an answer's request matched (`None`: no route), found once by
+/// [`record`] and kept in the answer's extensions for the access log
+/// ([`crate::http::frame`]): finding it walks the routing table again.
+#[derive(Clone, Debug)]
+pub struct RoutePattern(pub Option<String>);
 
 /// Middleware: counts every answered request, its duration, and the moves and games of the
 /// answers that say so ([`MovesGenerated`], [`GamesJudged`]).
@@ -281,10 +277,17 @@ pub async fn record(
             return Err(e);
         }
     };
+    let mut res = res;
+    let pattern = res.request().match_pattern();
+    let route = pattern
+        .as_deref()
+        .map_or(UNMATCHED, |p| ROUTES[route_index(p)]);
+    res.response_mut()
+        .extensions_mut()
+        .insert(RoutePattern(pattern));
     if let Some(metrics) = metrics {
         let seconds = started.elapsed().as_secs_f64();
         let request = res.request();
-        let route = route_of(request);
         let status = res.status();
         metrics.observe(method, route, status.as_u16(), seconds);
         if status.is_success() {
