@@ -175,10 +175,7 @@ pub async fn frame(
     // Only needed if the request times out: what its answer needs from the request.
     let on_timeout = timeout.map(|_| {
         (
-            req.request()
-                .resource_map()
-                .match_pattern(req.path())
-                .unwrap_or_else(|| "unmatched".to_string()),
+            crate::metrics::route_of_path(req.path()),
             req.headers().get(header::ORIGIN).cloned(),
             req.app_data::<web::Data<crate::metrics::Metrics>>()
                 .cloned(),
@@ -201,7 +198,7 @@ pub async fn frame(
                 if let Some(m) = metrics {
                     m.observe(
                         crate::metrics::method_label(&method),
-                        &route,
+                        route,
                         503,
                         started.elapsed().as_secs_f64(),
                     );
@@ -243,7 +240,7 @@ pub async fn frame(
             .cloned();
         let route = match found {
             Some(crate::metrics::RoutePattern(p)) => p,
-            None => res.request().match_pattern(),
+            None => crate::metrics::route_pattern(res.request()),
         };
         tracing::info!(
             target: "arbiter::access",

@@ -94,20 +94,17 @@ fn admin_server(addr: &str, config: &Config, shared: Shared) -> std::io::Result<
             .wrap(actix_web::middleware::from_fn(http::representation))
             .wrap(actix_web::middleware::from_fn(http::frame))
             .service(
-                web::resource("/healthz")
-                    .name("/healthz")
+                api::resource("/healthz")
                     .route(web::get().to(api::health::healthz))
                     .default_service(api::not_allowed(api::GET)),
             )
             .service(
-                web::resource("/readyz")
-                    .name("/readyz")
+                api::resource("/readyz")
                     .route(web::get().to(api::health::readyz))
                     .default_service(api::not_allowed(api::GET)),
             )
             .service(
-                web::resource("/metrics")
-                    .name("/metrics")
+                api::resource("/metrics")
                     .route(web::get().to(metrics::metrics))
                     .default_service(api::not_allowed(api::GET)),
             )
@@ -167,8 +164,7 @@ fn api_server(config: &Config, shared: Shared) -> std::io::Result<(Server, u16)>
             .wrap(actix_web::middleware::from_fn(http::frame))
             .configure(api::configure)
             .service(
-                web::resource("/metrics")
-                    .name("/metrics")
+                api::resource("/metrics")
                     .route(web::get().to(metrics::metrics))
                     .default_service(api::not_allowed(api::GET)),
             )

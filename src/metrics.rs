@@ -251,11 +251,54 @@ impl Metrics {
 
 /// The route label of an answered request: its resource's name (each API resource is named
 /// after its pattern), else its pattern, else `unmatched`.
+/// The route of [`ROUTES`] that `path` matches ([`UNMATCHED`] if none), read from the path
+/// alone as the router reads it: `{variant}` is one non-empty segment, `{_:.*}` the rest.
+/// For an answer the service could not make (a timed-out request), before routing.
+pub fn route_of_path(path: &str) -> &'static str {
+    let matches = |pattern: &str| {
+        let mut want = pattern.split('/');
+        let mut have = path.split('/');
+        loop {
+            match (want.next(), have.next()) {
+                (None, None) => return true,
+                (Some("{_:.*}"), Some(_)) => return true,
+                (Some(w), Some(h)) if w.starts_with('{') => {
+                    if h.is_empty() {
+                        return false;
+                    }
+                }
+                (Some(w), Some(h)) if w == h => {}
+                _ => return false,
+            }
+        }
+    };
+    ROUTES
+        .iter()
+        .copied()
+        .find(|r| *r != UNMATCHED && matches(r))
+        .unwrap_or(UNMATCHED)
+}
+
+/// A resource's route pattern, in its app data ([`crate::api::resource`]): a request that
+/// reached the resource carries it, so that its route is known without walking the routing
+/// table again (`HttpRequest::match_pattern`).
+#[derive(Clone, Copy, Debug)]
+pub struct RouteLabel(pub &'static str);
+
 /// The route pattern an answer's request matched (`None`: no route), found once by
 /// [`record`] and kept in the answer's extensions for the access log
-/// ([`crate::http::frame`]): finding it walks the routing table again.
+/// ([`crate::http::frame`]).
 #[derive(Clone, Debug)]
-pub struct RoutePattern(pub Option<String>);
+pub struct RoutePattern(pub Option<std::borrow::Cow<'static, str>>);
+
+/// The route pattern `req` matched: its resource's label, else (a resource without one, such
+/// as Swagger UI's) a walk of the routing table.
+pub fn route_pattern(req: &actix_web::HttpRequest) -> Option<std::borrow::Cow<'static, str>> {
+    match req.app_data::<RouteLabel>() {
+        Some(RouteLabel(p)) => Some(std::borrow::Cow::Borrowed(p)),
+        None => req.match_pattern().map(std::borrow::Cow::Owned),
+    }
+}
 
 /// Middleware: counts every answered request, its duration, and the moves and games of the
 /// answers that say so ([`MovesGenerated`], [`GamesJudged`]).
@@ -278,7 +321,7 @@ pub async fn record(
         }
     };
     let mut res = res;
-    let pattern = res.request().match_pattern();
+    let pattern = route_pattern(res.request());
     let route = pattern
         .as_deref()
         .map_or(UNMATCHED, |p| ROUTES[route_index(p)]);
@@ -407,4 +450,30 @@ fn render_process(out: &mut String) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = out;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_read_from_paths() {
+        for (path, route) in [
+            ("/v1/variants", "/v1/variants"),
+            ("/v1/variants/russian", "/v1/variants/{variant}"),
+            ("/v1/variants/russian/moves", "/v1/variants/{variant}/moves"),
+            ("/v1/variants/x/judge", "/v1/variants/{variant}/judge"),
+            ("/v1/judge/pdn", "/v1/judge/pdn"),
+            ("/healthz", "/healthz"),
+            ("/swagger-ui/", "/swagger-ui/{_:.*}"),
+            ("/swagger-ui/index.css", "/swagger-ui/{_:.*}"),
+            ("/swagger-ui", "/swagger-ui"),
+            ("/v1/variants//moves", UNMATCHED),
+            ("/v1/variants/russian/moves/", UNMATCHED),
+            ("/v1/variants/russian/other", UNMATCHED),
+            ("/", UNMATCHED),
+        ] {
+            assert_eq!(route_of_path(path), route, "{path}");
+        }
+    }
 }

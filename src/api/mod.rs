@@ -22,6 +22,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::errors::ApiError;
+use crate::metrics;
 
 /// `Allow` of a resource read with GET (HEAD is answered on every GET resource).
 pub const GET: &str = "GET, HEAD";
@@ -32,61 +33,61 @@ pub const GET_POST: &str = "GET, HEAD, POST";
 /// `Allow` of a resource used with POST only.
 pub const POST: &str = "POST";
 
+/// A resource at `pattern`, named after it and labelled with it ([`metrics::RouteLabel`]),
+/// so that the metrics and the access log know its route without walking the routing table
+/// again.
+pub fn resource(pattern: &'static str) -> actix_web::Resource {
+    web::resource(pattern)
+        .name(pattern)
+        .app_data(metrics::RouteLabel(pattern))
+}
+
 /// Registers every API resource. Each path is a `web::resource` whose default service
 /// answers 405 with an `Allow` header.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
-        web::resource("/v1/variants")
-            .name("/v1/variants")
+        resource("/v1/variants")
             .route(web::get().to(variants::list_variants))
             .default_service(not_allowed(GET)),
     )
     .service(
-        web::resource("/v1/variants/{variant}")
-            .name("/v1/variants/{variant}")
+        resource("/v1/variants/{variant}")
             .route(web::get().to(variants::get_variant))
             .default_service(not_allowed(GET)),
     )
     .service(
-        web::resource("/v1/variants/{variant}/moves")
-            .name("/v1/variants/{variant}/moves")
+        resource("/v1/variants/{variant}/moves")
             .route(web::get().to(moves::get_moves))
             .route(web::post().to(moves::post_moves))
             .default_service(not_allowed(GET_POST)),
     )
     .service(
-        web::resource("/v1/variants/{variant}/diagram")
-            .name("/v1/variants/{variant}/diagram")
+        resource("/v1/variants/{variant}/diagram")
             .route(web::get().to(diagram::get_diagram))
             .default_service(not_allowed(GET)),
     )
     .service(
-        web::resource("/v1/variants/{variant}/play")
-            .name("/v1/variants/{variant}/play")
+        resource("/v1/variants/{variant}/play")
             .route(web::post().to(play::play))
             .default_service(not_allowed(POST)),
     )
     .service(
-        web::resource("/v1/variants/{variant}/judge")
-            .name("/v1/variants/{variant}/judge")
+        resource("/v1/variants/{variant}/judge")
             .route(web::post().to(judge::judge))
             .default_service(not_allowed(POST)),
     )
     .service(
-        web::resource("/v1/judge/pdn")
-            .name("/v1/judge/pdn")
+        resource("/v1/judge/pdn")
             .route(web::post().to(pdn::judge_pdn))
             .default_service(not_allowed(POST)),
     )
     .service(
-        web::resource("/healthz")
-            .name("/healthz")
+        resource("/healthz")
             .route(web::get().to(health::healthz))
             .default_service(not_allowed(GET)),
     )
     .service(
-        web::resource("/readyz")
-            .name("/readyz")
+        resource("/readyz")
             .route(web::get().to(health::readyz))
             .default_service(not_allowed(GET)),
     );
