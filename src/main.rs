@@ -7,11 +7,6 @@ use arbiter::api::moves::list_moves;
 use arbiter::config::ServeArgs;
 use clap::{Parser, Subcommand};
 
-/// mimalloc rather than the C library's allocator: a request builds and drops many small
-/// strings (square names, FENs, JSON), which it serves faster.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// Arbiter: a stateless REST rules referee for draughts and its cousins.
 #[derive(Parser, Debug)]
 #[command(name = "arbiter", version, about)]
