@@ -6,6 +6,7 @@
 //! output: explicit lists, kings prefixed with `K`, squares in the variant's notation, and the
 //! counters when the input had them ([`Variant::fen_counters`]).
 
+use crate::bits::MAX_CELLS;
 use crate::moves::Move;
 use crate::position::{Color, Kind, Position, Setup};
 use crate::variant::{PositionError, Variant};
@@ -305,16 +306,45 @@ impl Variant {
     /// text is ASCII letters, digits and `:,-` only (square names are letters and digits,
     /// checked when the variant is built), so it needs no escaping in JSON or a query string.
     pub fn fen_into(&self, pos: &Position, out: &mut Vec<u8>) {
-        use std::io::Write;
-        // Byte by byte, or four bytes at once: a name is a few ASCII bytes, shorter than a
-        // copy call is worth; every piece pushed is a whole UTF-8 text.
-        let short = self.short_names();
         out.push(pos.side().letter() as u8);
+        let Some(names) = self.short_names() else {
+            for color in Color::BOTH {
+                out.push(b':');
+                out.push(color.letter() as u8);
+                let [men, kings, paras] = Kind::ALL.map(|k| pos.pieces(color, k));
+                let all = men.union(kings).union(paras);
+                let mut first = true;
+                for &c in self.fen_order() {
+                    let c = c as usize;
+                    if !all.contains(c) {
+                        continue;
+                    }
+                    if !first {
+                        out.push(b',');
+                    }
+                    first = false;
+                    if kings.contains(c) {
+                        out.push(b'K');
+                    } else if paras.contains(c) {
+                        out.push(b'P');
+                    }
+                    out.extend_from_slice(self.square_str(c).as_bytes());
+                }
+            }
+            return self.fen_tail(pos, out);
+        };
+        // Names of at most four bytes (every catalogue board): each side's list is written
+        // into a buffer on the stack (a comma, a kind prefix and four bytes per piece at
+        // most: room for a piece on every cell), then copied once; the loop keeps its length
+        // in a register instead of going through the Vec's length and capacity checks for
+        // every byte.
+        let mut buf = [0u8; 2 + 6 * MAX_CELLS];
         for color in Color::BOTH {
-            out.push(b':');
-            out.push(color.letter() as u8);
             let [men, kings, paras] = Kind::ALL.map(|k| pos.pieces(color, k));
             let all = men.union(kings).union(paras);
+            buf[0] = b':';
+            buf[1] = color.letter() as u8;
+            let mut n = 2;
             let mut first = true;
             for &c in self.fen_order() {
                 let c = c as usize;
@@ -322,25 +352,30 @@ impl Variant {
                     continue;
                 }
                 if !first {
-                    out.push(b',');
+                    buf[n] = b',';
+                    n += 1;
                 }
                 first = false;
                 if kings.contains(c) {
-                    out.push(b'K');
+                    buf[n] = b'K';
+                    n += 1;
                 } else if paras.contains(c) {
-                    out.push(b'P');
+                    buf[n] = b'P';
+                    n += 1;
                 }
-                match short {
-                    Some(names) => {
-                        // A fixed four-byte copy, then the padding taken off.
-                        let (bytes, len) = names[c];
-                        out.extend_from_slice(&bytes);
-                        out.truncate(out.len() - 4 + len as usize);
-                    }
-                    None => out.extend_from_slice(self.square_str(c).as_bytes()),
-                }
+                // A fixed four-byte copy; the padding is overwritten or left off.
+                let (bytes, len) = names[c];
+                buf[n..n + 4].copy_from_slice(&bytes);
+                n += len as usize;
             }
+            out.extend_from_slice(&buf[..n]);
         }
+        self.fen_tail(pos, out)
+    }
+
+    /// The end of a FEN after the pieces: the hands and the last moves, where they matter.
+    fn fen_tail(&self, pos: &Position, out: &mut Vec<u8>) {
+        use std::io::Write;
         // Writing to a Vec cannot fail.
         if pos.hand != [0, 0] {
             let _ = write!(out, ":S{},{}", pos.hand[0], pos.hand[1]);
