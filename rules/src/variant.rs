@@ -254,6 +254,10 @@ impl std::fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// The longest square name a board may have, in bytes: `a1`-style names up to `z999` or
+/// numbers up to 9999, more than any board of the catalogue needs.
+pub const MAX_NAME_BYTES: usize = 4;
+
 /// A variant of the catalogue, ready to generate moves.
 #[derive(Debug)]
 pub struct Variant {
@@ -273,9 +277,8 @@ pub struct Variant {
     names: Vec<String>,
     /// The cells in the order a FEN lists them: by number, or rank by rank (algebraic).
     fen_order: Vec<u8>,
-    /// Each cell's name as four bytes (zero-padded) and its length, for writing FENs; `None`
-    /// when a name is longer than four bytes.
-    short_names: Option<Vec<([u8; 4], u8)>>,
+    /// Each cell's name zero-padded to [`MAX_NAME_BYTES`] and its length, for writing FENs.
+    padded_names: Vec<([u8; MAX_NAME_BYTES], u8)>,
 }
 
 impl Variant {
@@ -326,24 +329,25 @@ impl Variant {
             fen_order.sort_by_key(|&c| numbers[c as usize]);
         }
         // FEN and move texts are written without escaping (JSON, query strings): a name
-        // must not need any.
+        // must not need any. FENs copy names as fixed-width byte blocks.
+        // (Ids that are not cells have an empty name.)
         assert!(
             names
                 .iter()
-                .all(|n| n.bytes().all(|b| b.is_ascii_alphanumeric())),
-            "{}: square names are letters and digits",
+                .all(|n| n.len() <= MAX_NAME_BYTES && n.bytes().all(|b| b.is_ascii_alphanumeric())),
+            "{}: square names are at most {MAX_NAME_BYTES} letters and digits",
             spec.id
         );
-        let short_names = names
+        let padded_names = names
             .iter()
             .map(|n| {
-                let mut b = [0u8; 4];
-                b.get_mut(..n.len())?.copy_from_slice(n.as_bytes());
-                Some((b, n.len() as u8))
+                let mut b = [0u8; MAX_NAME_BYTES];
+                b[..n.len()].copy_from_slice(n.as_bytes());
+                (b, n.len() as u8)
             })
             .collect();
         let mut v = Variant {
-            short_names,
+            padded_names,
             placements,
             bulk,
             names,
@@ -435,10 +439,10 @@ impl Variant {
         &self.fen_order
     }
 
-    /// Each cell's name as four zero-padded bytes and its length, if no name is longer.
+    /// Each cell's name zero-padded to [`MAX_NAME_BYTES`], and its length.
     #[inline]
-    pub(crate) fn short_names(&self) -> Option<&[([u8; 4], u8)]> {
-        self.short_names.as_deref()
+    pub(crate) fn padded_names(&self) -> &[([u8; MAX_NAME_BYTES], u8)] {
+        &self.padded_names
     }
 
     /// Where a cell comes in the documented order of squares: the numeric name on boards

@@ -226,6 +226,8 @@ impl MovesAnswer {
     /// (compact, fields in declaration order), written directly: square names, FENs and move
     /// texts go from the variant's tables and the position into the buffer.
     pub fn to_json(&self) -> Vec<u8> {
+        // Writing to a Vec cannot fail.
+        use std::io::Write;
         let v = self.v;
         let mut out = Vec::with_capacity(512 + self.moves.len() * (240 + 2 * v.board().len()));
         out.extend_from_slice(b"{\"variant\":");
@@ -236,7 +238,7 @@ impl MovesAnswer {
         v.fen_into(&self.pos, &mut out);
         let fen_end = out.len();
         if let Some(c) = self.counters {
-            out.extend_from_slice(counters_text(c).as_bytes());
+            let _ = write!(out, "{c}");
         }
         out.extend_from_slice(b"\",\"side_to_move\":");
         let _ = serde_json::to_writer(&mut out, &Side::from(self.pos.side()));
@@ -282,19 +284,13 @@ impl MovesAnswer {
             out.extend_from_slice(b",\"resulting_position\":\"");
             v.fen_into(&v.play(&self.pos, &d.mv), &mut out);
             if let Some(c) = self.counters {
-                let after = c.after(v, self.pos.side(), &d.mv);
-                out.extend_from_slice(counters_text(after).as_bytes());
+                let _ = write!(out, "{}", c.after(v, self.pos.side(), &d.mv));
             }
             out.extend_from_slice(b"\"}");
         }
         out.extend_from_slice(b"]}");
         out
     }
-}
-
-/// The move counters as a FEN writes them after the squares: `:H0:F1`.
-fn counters_text(c: Counters) -> String {
-    c.append_to(String::new())
 }
 
 /// `text` as a JSON string.

@@ -9,7 +9,7 @@
 use crate::bits::MAX_CELLS;
 use crate::moves::Move;
 use crate::position::{Color, Kind, Position, Setup};
-use crate::variant::{PositionError, Variant};
+use crate::variant::{PositionError, Variant, MAX_NAME_BYTES};
 
 /// lidraughts' move counters, the FEN fields `:H<halfmoves>:F<fullmove>`. They are not part
 /// of the position (two positions that differ only in them are the same for repetition);
@@ -33,11 +33,18 @@ impl Default for Counters {
     }
 }
 
+/// The counters as a FEN ends with them: `:H0:F1`.
+impl std::fmt::Display for Counters {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, ":H{}:F{}", self.halfmoves, self.fullmove)
+    }
+}
+
 impl Counters {
     /// `fen` with these counters appended (`:H..:F..`).
     pub fn append_to(self, mut fen: String) -> String {
         use std::fmt::Write;
-        let _ = write!(fen, ":H{}:F{}", self.halfmoves, self.fullmove);
+        let _ = write!(fen, "{self}");
         fen
     }
 
@@ -307,38 +314,12 @@ impl Variant {
     /// checked when the variant is built), so it needs no escaping in JSON or a query string.
     pub fn fen_into(&self, pos: &Position, out: &mut Vec<u8>) {
         out.push(pos.side().letter() as u8);
-        let Some(names) = self.short_names() else {
-            for color in Color::BOTH {
-                out.push(b':');
-                out.push(color.letter() as u8);
-                let [men, kings, paras] = Kind::ALL.map(|k| pos.pieces(color, k));
-                let all = men.union(kings).union(paras);
-                let mut first = true;
-                for &c in self.fen_order() {
-                    let c = c as usize;
-                    if !all.contains(c) {
-                        continue;
-                    }
-                    if !first {
-                        out.push(b',');
-                    }
-                    first = false;
-                    if kings.contains(c) {
-                        out.push(b'K');
-                    } else if paras.contains(c) {
-                        out.push(b'P');
-                    }
-                    out.extend_from_slice(self.square_str(c).as_bytes());
-                }
-            }
-            return self.fen_tail(pos, out);
-        };
-        // Names of at most four bytes (every catalogue board): each side's list is written
-        // into a buffer on the stack (a comma, a kind prefix and four bytes per piece at
-        // most: room for a piece on every cell), then copied once; the loop keeps its length
-        // in a register instead of going through the Vec's length and capacity checks for
-        // every byte.
-        let mut buf = [0u8; 2 + 6 * MAX_CELLS];
+        let names = self.padded_names();
+        // Each side's list is written into a buffer on the stack (a comma, a kind prefix and
+        // a padded name per piece at most: room for a piece on every cell), then copied
+        // once; the loop keeps its length in a register instead of going through the Vec's
+        // length and capacity checks for every byte.
+        let mut buf = [0u8; 2 + (2 + MAX_NAME_BYTES) * MAX_CELLS];
         for color in Color::BOTH {
             let [men, kings, paras] = Kind::ALL.map(|k| pos.pieces(color, k));
             let all = men.union(kings).union(paras);
@@ -363,20 +344,15 @@ impl Variant {
                     buf[n] = b'P';
                     n += 1;
                 }
-                // A fixed four-byte copy; the padding is overwritten or left off.
+                // A fixed-width copy; the padding is overwritten or left off.
                 let (bytes, len) = names[c];
-                buf[n..n + 4].copy_from_slice(&bytes);
+                buf[n..n + MAX_NAME_BYTES].copy_from_slice(&bytes);
                 n += len as usize;
             }
             out.extend_from_slice(&buf[..n]);
         }
-        self.fen_tail(pos, out)
-    }
-
-    /// The end of a FEN after the pieces: the hands and the last moves, where they matter.
-    fn fen_tail(&self, pos: &Position, out: &mut Vec<u8>) {
+        // The hands and the last moves, where they matter. Writing to a Vec cannot fail.
         use std::io::Write;
-        // Writing to a Vec cannot fail.
         if pos.hand != [0, 0] {
             let _ = write!(out, ":S{},{}", pos.hand[0], pos.hand[1]);
         }
