@@ -129,8 +129,9 @@ pub fn new_request_id() -> String {
 fn uuid_v4_text(hi: u64, lo: u64) -> String {
     let hi = (hi & !0xf000) | 0x4000; // version 4
     let lo = (lo & !(0xc << 60)) | (0x8 << 60); // RFC 4122 variant
-                                                // xxxxxxxx-xxxx-4xxx-Nxxx-xxxxxxxxxxxx: the 128 bits as 32 hex digits, most significant
-                                                // first, with a dash after the 8th, 12th, 16th and 20th.
+
+    // xxxxxxxx-xxxx-4xxx-Nxxx-xxxxxxxxxxxx: the 128 bits as 32 hex digits, most significant
+    // first, with a dash after the 8th, 12th, 16th and 20th.
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let bits = (u128::from(hi) << 64) | u128::from(lo);
     let mut out = String::with_capacity(36);

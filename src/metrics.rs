@@ -249,8 +249,6 @@ impl Metrics {
     }
 }
 
-/// The route label of an answered request: its resource's name (each API resource is named
-/// after its pattern), else its pattern, else `unmatched`.
 /// The route of [`ROUTES`] that `path` matches ([`UNMATCHED`] if none), read from the path
 /// alone as the router reads it: `{variant}` is one non-empty segment, `{_:.*}` the rest.
 /// For an answer the service could not make (a timed-out request), before routing.

@@ -1,12 +1,12 @@
 //! Logging and tracing, set up in one place.
 //!
-//! `ARBITER_LOG`, else `RUST_LOG`, filters (default `info`); `ARBITER_LOG_FORMAT=json` writes one JSON object per
-//! line, anything else human-readable lines. Each request has an id (the client's
-//! `X-Request-Id`, or a new one), returned in the `x-request-id` response header and, at
-//! DEBUG, carried by a span around the request's handling; when it is answered, one access-log event (target
-//! `arbiter::access`) gives its method, route, target, status and latency. The probes and
-//! `/metrics` are left out of the access log unless `ARBITER_LOG_PROBES` is set
-//! ([`crate::http::frame`]).
+//! `ARBITER_LOG`, else `RUST_LOG`, filters (default `info`); `ARBITER_LOG_FORMAT=json`
+//! writes one JSON object per line, anything else human-readable lines. Each request has an
+//! id (the client's `X-Request-Id`, or a new one), returned in the `x-request-id` response
+//! header and, at DEBUG, carried by a span around the request's handling; when it is
+//! answered, one access-log event (target `arbiter::access`) gives its method, route,
+//! target, status and latency. The probes and `/metrics` are left out of the access log
+//! unless `ARBITER_LOG_PROBES` is set ([`crate::http::frame`]).
 //!
 //! Lines are formatted on the thread that logs and appended to a shared buffer; a thread of
 //! their own writes the buffer to stdout at most [`FLUSH_AFTER`] after its first line, one
