@@ -15,12 +15,21 @@
 //! [`MAX_PENDING_BYTES`] waiting writes them itself, in order, before it goes on: nothing is
 //! dropped, and a stdout that cannot keep up slows the loggers down rather than filling the
 //! memory.
+//!
+//! The human-readable lines are tracing-subscriber's full format. The access-log line, the
+//! one logged for every request, is written by [`Lines`] directly, with the same text.
 
+use std::cell::Cell;
+use std::fmt;
 use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
-use tracing_subscriber::fmt::MakeWriter;
+use tracing::field::{Field, Visit};
+use tracing::{Event, Level, Subscriber};
+use tracing_subscriber::fmt::format::{self as line_format, FormatEvent, FormatFields, Writer};
+use tracing_subscriber::fmt::{FmtContext, MakeWriter};
+use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::EnvFilter;
 
 use crate::config::LogFormat;
@@ -51,9 +60,189 @@ pub fn init(format: LogFormat) -> LogGuard {
             .with_current_span(true)
             .with_span_list(false)
             .try_init(),
-        LogFormat::Pretty => builder.try_init(),
+        LogFormat::Pretty => builder.event_format(Lines::default()).try_init(),
     };
     LogGuard(sink)
+}
+
+/// The target of the access-log event ([`crate::http::frame`]).
+pub const ACCESS_TARGET: &str = "arbiter::access";
+
+/// The human-readable line format: tracing-subscriber's full format (`Format<Full>`), with
+/// one difference in how, not in what, it writes. The access-log event is written here
+/// directly: the time from a per-thread copy of the current second's text, then the level,
+/// the target and the fields as the full format writes them. The generic formatter goes
+/// through `fmt` machinery (and colour wrappers that write nothing) for every part, which cost
+/// about a microsecond per request. Every other event, an access event inside a span (at
+/// DEBUG) and every line on a terminal (colours) go to the full format.
+#[derive(Default)]
+pub struct Lines {
+    full: line_format::Format<line_format::Full>,
+}
+
+impl<S, N> FormatEvent<S, N> for Lines
+where
+    S: Subscriber + for<'a> LookupSpan<'a>,
+    N: for<'a> FormatFields<'a> + 'static,
+{
+    fn format_event(
+        &self,
+        ctx: &FmtContext<'_, S, N>,
+        mut writer: Writer<'_>,
+        event: &Event<'_>,
+    ) -> fmt::Result {
+        let meta = event.metadata();
+        if meta.target() != ACCESS_TARGET
+            || writer.has_ansi_escapes()
+            || ctx.event_scope().is_some()
+            || !write_timestamp(&mut writer, SystemTime::now())?
+        {
+            return self.full.format_event(ctx, writer, event);
+        }
+        writer.write_str(match *meta.level() {
+            Level::TRACE => "TRACE ",
+            Level::DEBUG => "DEBUG ",
+            Level::INFO => " INFO ",
+            Level::WARN => " WARN ",
+            Level::ERROR => "ERROR ",
+        })?;
+        writer.write_str(ACCESS_TARGET)?;
+        writer.write_str(": ")?;
+        let mut fields = FieldWriter {
+            out: &mut writer,
+            first: true,
+            result: Ok(()),
+        };
+        event.record(&mut fields);
+        fields.result?;
+        writer.write_char('\n')
+    }
+}
+
+/// Writes the fields of an event as the full format does: the message first as it is, then
+/// `name=value` with the value's `Debug` text, separated by spaces.
+struct FieldWriter<'a, 'w> {
+    out: &'a mut Writer<'w>,
+    first: bool,
+    result: fmt::Result,
+}
+
+impl FieldWriter<'_, '_> {
+    /// Writes the separator and `name=`; false for a field that is not written (the `log.`
+    /// fields of events from the `log` crate, as the full format does).
+    fn start(&mut self, field: &Field) -> bool {
+        let name = field.name();
+        if self.result.is_err() || name.starts_with("log.") {
+            return false;
+        }
+        if !std::mem::take(&mut self.first) {
+            self.result = self.out.write_char(' ');
+        }
+        if name != "message" {
+            let name = name.strip_prefix("r#").unwrap_or(name);
+            self.result = self
+                .result
+                .and_then(|()| self.out.write_str(name))
+                .and_then(|()| self.out.write_char('='));
+        }
+        true
+    }
+}
+
+impl Visit for FieldWriter<'_, '_> {
+    fn record_str(&mut self, field: &Field, value: &str) {
+        if field.name() == "message" {
+            return self.record_debug(field, &format_args!("{value}"));
+        }
+        if !self.start(field) {
+            return;
+        }
+        // `Debug` of a string: quoted, with escapes; plain ASCII needs none but `"` and `\`.
+        let plain = value
+            .bytes()
+            .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\');
+        self.result = if plain {
+            self.out
+                .write_char('"')
+                .and_then(|()| self.out.write_str(value))
+                .and_then(|()| self.out.write_char('"'))
+        } else {
+            write!(self.out, "{value:?}")
+        };
+    }
+
+    fn record_u64(&mut self, field: &Field, value: u64) {
+        if self.start(field) {
+            self.result = write!(self.out, "{value}");
+        }
+    }
+
+    fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
+        if self.start(field) {
+            self.result = write!(self.out, "{value:?}");
+        }
+    }
+}
+
+thread_local! {
+    /// The second last written by this thread, and its text `YYYY-MM-DDTHH:MM:SS.`.
+    static SECOND: Cell<(u64, [u8; 20])> = const { Cell::new((u64::MAX, [0; 20])) };
+}
+
+/// Writes `time` as tracing-subscriber's timer does (`2026-11-25T17:26:24.610350Z `, UTC,
+/// microseconds, then a space); false, writing nothing, for a time before 1970 or after 9999.
+fn write_timestamp(out: &mut impl fmt::Write, time: SystemTime) -> Result<bool, fmt::Error> {
+    let Ok(since) = time.duration_since(SystemTime::UNIX_EPOCH) else {
+        return Ok(false);
+    };
+    let secs = since.as_secs();
+    if secs >= 253_402_300_800 {
+        return Ok(false); // year 10000
+    }
+    let (cached, mut text) = SECOND.with(Cell::get);
+    if cached != secs {
+        text = second_text(secs);
+        SECOND.with(|c| c.set((secs, text)));
+    }
+    let mut micros = since.subsec_micros();
+    let mut tail = *b"000000Z ";
+    for digit in tail[..6].iter_mut().rev() {
+        *digit = b'0' + (micros % 10) as u8;
+        micros /= 10;
+    }
+    out.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)?;
+    out.write_str(std::str::from_utf8(&tail).map_err(|_| fmt::Error)?)?;
+    Ok(true)
+}
+
+/// `YYYY-MM-DDTHH:MM:SS.` of `secs` seconds after 1970-01-01T00:00:00Z (before year 10000).
+fn second_text(secs: u64) -> [u8; 20] {
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // The civil date of a day number (Howard Hinnant's days-to-civil algorithm): eras of
+    // 400 years, years starting on March 1st so that the leap day comes last.
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z % 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + u64::from(month <= 2);
+    let mut text = *b"0000-00-00T00:00:00.";
+    let mut put = |at: usize, width: usize, mut n: u64| {
+        for i in (at..at + width).rev() {
+            text[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+        }
+    };
+    put(0, 4, year);
+    put(5, 2, month);
+    put(8, 2, day);
+    put(11, 2, rest / 3_600);
+    put(14, 2, rest / 60 % 60);
+    put(17, 2, rest % 60);
+    text
 }
 
 /// Writes what is left in the sink when dropped.
@@ -187,6 +376,124 @@ mod tests {
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
         }
+    }
+
+    /// The lines `format` writes for access events like the one of `crate::http::frame` (and
+    /// one inside a span), with colours off.
+    fn access_lines<F>(format: F) -> Vec<String>
+    where
+        F: FormatEvent<tracing_subscriber::Registry, line_format::DefaultFields>
+            + Send
+            + Sync
+            + 'static,
+    {
+        let out = Capture::default();
+        let writer = out.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_ansi(false)
+            .with_max_level(Level::TRACE)
+            .with_writer(move || writer.clone())
+            .event_format(format)
+            .finish();
+        tracing::subscriber::with_default(subscriber, || {
+            let id = "4f1c2a9e-07b3-4d5e-9a21-8c3f6e0d1b27".to_string();
+            let method = "POST".to_string();
+            for (route, target) in [
+                (
+                    "/v1/variants/{variant}/moves",
+                    "/v1/variants/international/moves",
+                ),
+                ("unmatched", "/x?q=%22a%20b%22&n=\u{e9}"),
+                ("odd \"route\" \\ \u{e9}\n", "/y"),
+            ] {
+                tracing::info!(
+                    target: "arbiter::access",
+                    request_id = %id,
+                    method = %method,
+                    route = route,
+                    target = %target,
+                    status = 200u16,
+                    latency_ms = 0.159476,
+                    "request"
+                );
+            }
+            tracing::warn!(target: "arbiter::access", status = 503u16, "request");
+            tracing::info!(target: "arbiter::other", n = 1u64, "not an access line");
+            let span = tracing::debug_span!("request", request_id = %id);
+            span.in_scope(|| tracing::info!(target: "arbiter::access", status = 200u16, "request"));
+        });
+        let text = String::from_utf8(lock(&out.0).clone()).unwrap();
+        text.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn access_lines_are_the_full_format_text() {
+        // The direct path was taken: only it keeps the second's text.
+        let taken = || SECOND.with(Cell::get).0 != u64::MAX;
+        SECOND.with(|c| c.set((u64::MAX, [0; 20])));
+        let full = access_lines(line_format::Format::default());
+        assert!(!taken());
+        let fast = access_lines(Lines::default());
+        assert!(taken());
+        assert_eq!(fast.len(), 6);
+        assert_eq!(fast.len(), full.len());
+        for (a, b) in fast.iter().zip(&full) {
+            // The same text after the time: 2026-11-25T17:26:24.610350Z (27 characters).
+            let shape = |l: &str| {
+                let t = l.as_bytes();
+                t.len() > 28
+                    && t[..27].iter().enumerate().all(|(i, &c)| match i {
+                        4 | 7 => c == b'-',
+                        10 => c == b'T',
+                        13 | 16 => c == b':',
+                        19 => c == b'.',
+                        26 => c == b'Z',
+                        _ => c.is_ascii_digit(),
+                    })
+            };
+            assert!(shape(a) && shape(b), "{a}\n{b}");
+            assert_eq!(a[27..], b[27..]);
+        }
+        assert!(fast[0].ends_with(
+            "  INFO arbiter::access: request request_id=4f1c2a9e-07b3-4d5e-9a21-8c3f6e0d1b27 \
+             method=POST route=\"/v1/variants/{variant}/moves\" \
+             target=/v1/variants/international/moves status=200 latency_ms=0.159476"
+        ));
+        assert!(
+            fast[2].contains(r#"route="odd \"route\" \\ é\n""#),
+            "{}",
+            fast[2]
+        );
+        assert!(
+            fast[5].contains(" request{request_id=4f1c2a9e"),
+            "{}",
+            fast[5]
+        );
+    }
+
+    #[test]
+    fn timestamps_are_utc_dates() {
+        let at = |secs: u64, micros: u32| {
+            let mut s = String::new();
+            let t = SystemTime::UNIX_EPOCH
+                + Duration::from_secs(secs)
+                + Duration::from_micros(micros.into());
+            assert!(write_timestamp(&mut s, t).unwrap());
+            s
+        };
+        // Expected texts from Python's datetime.
+        assert_eq!(at(0, 0), "1970-01-01T00:00:00.000000Z ");
+        assert_eq!(at(951_868_799, 7), "2000-02-29T23:59:59.000007Z ");
+        assert_eq!(at(1_700_000_000, 999_999), "2023-11-14T22:13:20.999999Z ");
+        assert_eq!(at(1_796_229_984, 610_350), "2026-12-02T16:46:24.610350Z ");
+        assert_eq!(at(4_102_444_799, 123_456), "2099-12-31T23:59:59.123456Z ");
+        // The cached second is not reused for another one.
+        assert_eq!(at(4_102_444_800, 0), "2100-01-01T00:00:00.000000Z ");
+        assert_eq!(at(4_102_444_800, 5), "2100-01-01T00:00:00.000005Z ");
+        let mut s = String::new();
+        let far = SystemTime::UNIX_EPOCH + Duration::from_secs(253_402_300_800);
+        assert!(!write_timestamp(&mut s, far).unwrap());
+        assert!(s.is_empty());
     }
 
     #[test]
