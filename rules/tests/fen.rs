@@ -121,3 +121,53 @@ fn errors_say_where() {
         FenErrorKind::BadSquare(_)
     ));
 }
+
+/// `child_fen_into` writes what `fen` writes for every legal move of the positions of a
+/// seeded random game of every variant (steps, captures, drops, opening removals, passes),
+/// whichever side's list it copies from the parent's text.
+#[test]
+fn a_childs_fen_from_its_parents_text_is_its_fen() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut children = 0;
+    let mut copied = 0;
+    for v in arbiter_rules::variants() {
+        let mut pos = v.start();
+        for _ in 0..80 {
+            let parent_fen = v.fen(&pos);
+            let moves = v.describe_moves(&pos).unwrap();
+            for m in &moves {
+                let child = v.play(&pos, &m.mv);
+                let mut out = b"prefix".to_vec();
+                v.child_fen_into(&pos, parent_fen.as_bytes(), &child, &mut out);
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    format!("prefix{}", v.fen(&child)),
+                    "{} {parent_fen} {}",
+                    v.id(),
+                    m.notation
+                );
+                children += 1;
+                copied += usize::from(Color::BOTH.iter().any(|&c| {
+                    Kind::ALL
+                        .iter()
+                        .all(|&k| pos.pieces(c, k) == child.pieces(c, k))
+                }));
+            }
+            if moves.is_empty() {
+                break;
+            }
+            pos = v.play(&pos, &moves[(next() % moves.len() as u64) as usize].mv);
+        }
+    }
+    assert!(children > 10_000, "{children} children");
+    assert!(
+        copied > children / 2,
+        "{copied} of {children} with a side copied"
+    );
+}

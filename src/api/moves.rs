@@ -244,14 +244,13 @@ impl MovesAnswer {
         let _ = serde_json::to_writer(&mut out, &Side::from(self.pos.side()));
         out.extend_from_slice(b",\"status\":");
         let _ = serde_json::to_writer(&mut out, &self.status);
-        out.extend_from_slice(b",\"diagram\":\"");
-        let mut diagram = format!("/v1/variants/{}/diagram?position=", v.id());
-        query_escape_into(
-            std::str::from_utf8(&out[fen_start..fen_end]).unwrap_or_default(),
-            &mut diagram,
-        );
-        json_str_body(&mut out, &diagram);
+        out.extend_from_slice(b",\"diagram\":\"/v1/variants/");
+        json_str_body(&mut out, v.id());
+        out.extend_from_slice(b"/diagram?position=");
+        // A FEN is letters, digits and `:,-`: as it is in a query string and in JSON.
+        out.extend_from_within(fen_start..fen_end);
         out.extend_from_slice(b"\",\"moves\":[");
+        let parent_fen = out[fen_start..fen_end].to_vec();
         for (i, d) in self.moves.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
@@ -282,7 +281,8 @@ impl MovesAnswer {
                 b",\"promotion\":false"
             });
             out.extend_from_slice(b",\"resulting_position\":\"");
-            v.fen_into(&v.play(&self.pos, &d.mv), &mut out);
+            // The list of a side the move leaves as it was is copied from the position's.
+            v.child_fen_into(&self.pos, &parent_fen, &v.play(&self.pos, &d.mv), &mut out);
             if let Some(c) = self.counters {
                 let _ = write!(out, "{}", c.after(v, self.pos.side(), &d.mv));
             }

@@ -314,44 +314,89 @@ impl Variant {
     /// checked when the variant is built), so it needs no escaping in JSON or a query string.
     pub fn fen_into(&self, pos: &Position, out: &mut Vec<u8>) {
         out.push(pos.side().letter() as u8);
-        let names = self.padded_names();
-        // Each side's list is written into a buffer on the stack (a comma, a kind prefix and
-        // a padded name per piece at most: room for a piece on every cell), then copied
-        // once; the loop keeps its length in a register instead of going through the Vec's
-        // length and capacity checks for every byte.
-        let mut buf = [0u8; 2 + (2 + MAX_NAME_BYTES) * MAX_CELLS];
         for color in Color::BOTH {
-            let [men, kings, paras] = Kind::ALL.map(|k| pos.pieces(color, k));
-            let all = men.union(kings).union(paras);
-            buf[0] = b':';
-            buf[1] = color.letter() as u8;
-            let mut n = 2;
-            let mut first = true;
-            for &c in self.fen_order() {
-                let c = c as usize;
-                if !all.contains(c) {
-                    continue;
-                }
-                if !first {
-                    buf[n] = b',';
-                    n += 1;
-                }
-                first = false;
-                if kings.contains(c) {
-                    buf[n] = b'K';
-                    n += 1;
-                } else if paras.contains(c) {
-                    buf[n] = b'P';
-                    n += 1;
-                }
-                // A fixed-width copy; the padding is overwritten or left off.
-                let (bytes, len) = names[c];
-                buf[n..n + MAX_NAME_BYTES].copy_from_slice(&bytes);
-                n += len as usize;
-            }
-            out.extend_from_slice(&buf[..n]);
+            self.fen_side_into(pos, color, out);
         }
-        // The hands and the last moves, where they matter. Writing to a Vec cannot fail.
+        self.fen_rest_into(pos, out);
+    }
+
+    /// The FEN of `child`, a position played from `parent` whose FEN is `parent_fen` (as
+    /// [`Variant::fen_into`] wrote it), appended to `out`: the same text as `fen_into`, with
+    /// the list of a side whose pieces the move left as they were copied from the parent's
+    /// text instead of written again (a step moves one side's pieces only).
+    pub fn child_fen_into(
+        &self,
+        parent: &Position,
+        parent_fen: &[u8],
+        child: &Position,
+        out: &mut Vec<u8>,
+    ) {
+        out.push(child.side().letter() as u8);
+        // The parent's lists: `:W...` then `:B...`, in the order of `Color::BOTH` (no square
+        // name has a `:`).
+        let mut lists = parent_fen
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == b':')
+            .map(|(i, _)| i);
+        let mut from = lists.next();
+        for color in Color::BOTH {
+            let to = lists.next().unwrap_or(parent_fen.len());
+            let same = Kind::ALL
+                .iter()
+                .all(|&k| parent.pieces(color, k) == child.pieces(color, k));
+            match from {
+                Some(at) if same => out.extend_from_slice(&parent_fen[at..to]),
+                _ => self.fen_side_into(child, color, out),
+            }
+            from = Some(to);
+        }
+        self.fen_rest_into(child, out);
+    }
+
+    /// One side's list of a FEN: `:W31,32,K33` (`:` and the side's letter, then its pieces in
+    /// FEN order, kings with `K`, the third kind with `P`).
+    fn fen_side_into(&self, pos: &Position, color: Color, out: &mut Vec<u8>) {
+        let names = self.padded_names();
+        // The list is written into a buffer on the stack (a comma, a kind prefix and a padded
+        // name per piece at most: room for a piece on every cell), then copied once; the loop
+        // keeps its length in a register instead of going through the Vec's length and
+        // capacity checks for every byte.
+        let mut buf = [0u8; 2 + (2 + MAX_NAME_BYTES) * MAX_CELLS];
+        let [men, kings, paras] = Kind::ALL.map(|k| pos.pieces(color, k));
+        let all = men.union(kings).union(paras);
+        buf[0] = b':';
+        buf[1] = color.letter() as u8;
+        let mut n = 2;
+        let mut first = true;
+        for &c in self.fen_order() {
+            let c = c as usize;
+            if !all.contains(c) {
+                continue;
+            }
+            if !first {
+                buf[n] = b',';
+                n += 1;
+            }
+            first = false;
+            if kings.contains(c) {
+                buf[n] = b'K';
+                n += 1;
+            } else if paras.contains(c) {
+                buf[n] = b'P';
+                n += 1;
+            }
+            // A fixed-width copy; the padding is overwritten or left off.
+            let (bytes, len) = names[c];
+            buf[n..n + MAX_NAME_BYTES].copy_from_slice(&bytes);
+            n += len as usize;
+        }
+        out.extend_from_slice(&buf[..n]);
+    }
+
+    /// The end of a FEN after the two lists: the hands and the last moves, where they matter.
+    fn fen_rest_into(&self, pos: &Position, out: &mut Vec<u8>) {
+        // Writing to a Vec cannot fail.
         use std::io::Write;
         if pos.hand != [0, 0] {
             let _ = write!(out, ":S{},{}", pos.hand[0], pos.hand[1]);
