@@ -40,7 +40,7 @@ pub use draws::{DrawCode, DrawKind, DrawRule};
 pub use ends::{EndCode, EndKind, EndOutcome, EndRule};
 pub use gen::GenError;
 pub use moves::{Jump, Move, Route};
-pub use notation::fen::{Counters, FenError, FenErrorKind};
+pub use notation::fen::{Counters, FenError, FenErrorKind, FenLists};
 pub use notation::movetext::{DescribedMove, MoveError};
 pub use notation::pdn::variant_named;
 pub use outcome::{

@@ -275,8 +275,10 @@ pub struct Variant {
     bulk: Option<crate::gen::bulk::Bulk>,
     /// The display name of each cell id (empty for unused ids).
     names: Vec<String>,
-    /// The cells in the order a FEN lists them: by number, or rank by rank (algebraic).
-    fen_order: Vec<u8>,
+    /// The cells in the order a FEN lists them (by number, or rank by rank on algebraic
+    /// boards) as runs of consecutive cell ids within one word of a cell set (a row
+    /// of the board, usually): the first cell and the length of each.
+    fen_runs: Vec<(u8, u8)>,
     /// Each cell's name zero-padded to [`MAX_NAME_BYTES`] and its length, for writing FENs.
     padded_names: Vec<([u8; MAX_NAME_BYTES], u8)>,
 }
@@ -319,6 +321,7 @@ impl Variant {
                 }
             })
             .collect();
+        // The cells in the order a FEN lists them: by number, or rank by rank (algebraic).
         let mut fen_order: Vec<u8> = board.cells().iter().map(|c| c as u8).collect();
         if spec.algebraic {
             fen_order.sort_by_key(|&c| {
@@ -338,6 +341,13 @@ impl Variant {
             "{}: square names are at most {MAX_NAME_BYTES} letters and digits",
             spec.id
         );
+        let mut fen_runs: Vec<(u8, u8)> = Vec::new();
+        for &c in &fen_order {
+            match fen_runs.last_mut() {
+                Some((first, len)) if c == *first + *len && c % 64 != 0 => *len += 1,
+                _ => fen_runs.push((c, 1)),
+            }
+        }
         let padded_names = names
             .iter()
             .map(|n| {
@@ -351,7 +361,7 @@ impl Variant {
             placements,
             bulk,
             names,
-            fen_order,
+            fen_runs,
             board,
             promotion,
             numbers,
@@ -434,9 +444,11 @@ impl Variant {
         &self.names[cell]
     }
 
-    /// The cells in the order a FEN lists them.
-    pub(crate) fn fen_order(&self) -> &[u8] {
-        &self.fen_order
+    /// The cells in the order a FEN lists them, as runs of consecutive cell ids, each within
+    /// one word of a cell set: the first cell and the length.
+    #[inline]
+    pub(crate) fn fen_runs(&self) -> &[(u8, u8)] {
+        &self.fen_runs
     }
 
     /// Each cell's name zero-padded to [`MAX_NAME_BYTES`], and its length.

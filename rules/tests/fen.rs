@@ -139,17 +139,20 @@ fn a_childs_fen_from_its_parents_text_is_its_fen() {
     for v in arbiter_rules::variants() {
         let mut pos = v.start();
         for _ in 0..80 {
-            let parent_fen = v.fen(&pos);
+            let mut parent_fen = Vec::new();
+            let lists = v.fen_into(&pos, &mut parent_fen);
+            assert_eq!(parent_fen, v.fen(&pos).into_bytes());
             let moves = v.describe_moves(&pos).unwrap();
             for m in &moves {
                 let child = v.play(&pos, &m.mv);
                 let mut out = b"prefix".to_vec();
-                v.child_fen_into(&pos, parent_fen.as_bytes(), &child, &mut out);
+                v.child_fen_into(&pos, &parent_fen, &lists, &child, &mut out);
                 assert_eq!(
                     String::from_utf8(out).unwrap(),
                     format!("prefix{}", v.fen(&child)),
-                    "{} {parent_fen} {}",
+                    "{} {} {}",
                     v.id(),
+                    v.fen(&pos),
                     m.notation
                 );
                 children += 1;

@@ -235,7 +235,7 @@ impl MovesAnswer {
         // FENs go straight into the JSON text: they never need escaping (`fen_into`).
         out.extend_from_slice(b",\"position\":\"");
         let fen_start = out.len();
-        v.fen_into(&self.pos, &mut out);
+        let lists = v.fen_into(&self.pos, &mut out);
         let fen_end = out.len();
         if let Some(c) = self.counters {
             let _ = write!(out, "{c}");
@@ -282,7 +282,8 @@ impl MovesAnswer {
             });
             out.extend_from_slice(b",\"resulting_position\":\"");
             // The list of a side the move leaves as it was is copied from the position's.
-            v.child_fen_into(&self.pos, &parent_fen, &v.play(&self.pos, &d.mv), &mut out);
+            let child = v.play(&self.pos, &d.mv);
+            v.child_fen_into(&self.pos, &parent_fen, &lists, &child, &mut out);
             if let Some(c) = self.counters {
                 let _ = write!(out, "{}", c.after(v, self.pos.side(), &d.mv));
             }

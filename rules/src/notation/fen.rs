@@ -312,44 +312,41 @@ impl Variant {
     /// [`Variant::fen`], appended to `out` (which is UTF-8 afterwards if it was before). The
     /// text is ASCII letters, digits and `:,-` only (square names are letters and digits,
     /// checked when the variant is built), so it needs no escaping in JSON or a query string.
-    pub fn fen_into(&self, pos: &Position, out: &mut Vec<u8>) {
+    pub fn fen_into(&self, pos: &Position, out: &mut Vec<u8>) -> FenLists {
+        let start = out.len();
         out.push(pos.side().letter() as u8);
-        for color in Color::BOTH {
+        let mut lists = [0..0, 0..0];
+        for (list, color) in lists.iter_mut().zip(Color::BOTH) {
+            let from = out.len() - start;
             self.fen_side_into(pos, color, out);
+            *list = from..out.len() - start;
         }
         self.fen_rest_into(pos, out);
+        FenLists(lists)
     }
 
-    /// The FEN of `child`, a position played from `parent` whose FEN is `parent_fen` (as
-    /// [`Variant::fen_into`] wrote it), appended to `out`: the same text as `fen_into`, with
-    /// the list of a side whose pieces the move left as they were copied from the parent's
-    /// text instead of written again (a step moves one side's pieces only).
+    /// The FEN of `child`, a position played from `parent`, appended to `out`: the same text
+    /// as [`Variant::fen_into`], with the list of a side whose pieces the move left as they
+    /// were copied from the parent's FEN instead of written again (a step moves one side's
+    /// pieces only). `parent_fen` is the parent's FEN and `lists` where its lists are, as
+    /// `fen_into` wrote and returned them.
     pub fn child_fen_into(
         &self,
         parent: &Position,
         parent_fen: &[u8],
+        lists: &FenLists,
         child: &Position,
         out: &mut Vec<u8>,
     ) {
         out.push(child.side().letter() as u8);
-        // The parent's lists: `:W...` then `:B...`, in the order of `Color::BOTH` (no square
-        // name has a `:`).
-        let mut lists = parent_fen
-            .iter()
-            .enumerate()
-            .filter(|&(_, &b)| b == b':')
-            .map(|(i, _)| i);
-        let mut from = lists.next();
-        for color in Color::BOTH {
-            let to = lists.next().unwrap_or(parent_fen.len());
+        for (list, color) in lists.0.iter().zip(Color::BOTH) {
             let same = Kind::ALL
                 .iter()
                 .all(|&k| parent.pieces(color, k) == child.pieces(color, k));
-            match from {
-                Some(at) if same => out.extend_from_slice(&parent_fen[at..to]),
+            match parent_fen.get(list.clone()) {
+                Some(text) if same => out.extend_from_slice(text),
                 _ => self.fen_side_into(child, color, out),
             }
-            from = Some(to);
         }
         self.fen_rest_into(child, out);
     }
@@ -368,28 +365,36 @@ impl Variant {
         buf[0] = b':';
         buf[1] = color.letter() as u8;
         let mut n = 2;
-        let mut first = true;
-        for &c in self.fen_order() {
-            let c = c as usize;
-            if !all.contains(c) {
-                continue;
+        // The pieces in FEN order: the order's runs of consecutive cells, each a shift and a
+        // mask of one word of the set, then its set bits (not a test of every cell).
+        let words = all.words();
+        for &(first, len) in self.fen_runs() {
+            let first = usize::from(first);
+            let word = words[first >> 6] >> (first & 63);
+            let mut bits = if len >= 64 {
+                word
+            } else {
+                word & ((1u64 << len) - 1)
+            };
+            while bits != 0 {
+                let c = first + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if n > 2 {
+                    buf[n] = b',';
+                    n += 1;
+                }
+                if kings.contains(c) {
+                    buf[n] = b'K';
+                    n += 1;
+                } else if paras.contains(c) {
+                    buf[n] = b'P';
+                    n += 1;
+                }
+                // A fixed-width copy; the padding is overwritten or left off.
+                let (bytes, len) = names[c];
+                buf[n..n + MAX_NAME_BYTES].copy_from_slice(&bytes);
+                n += len as usize;
             }
-            if !first {
-                buf[n] = b',';
-                n += 1;
-            }
-            first = false;
-            if kings.contains(c) {
-                buf[n] = b'K';
-                n += 1;
-            } else if paras.contains(c) {
-                buf[n] = b'P';
-                n += 1;
-            }
-            // A fixed-width copy; the padding is overwritten or left off.
-            let (bytes, len) = names[c];
-            buf[n..n + MAX_NAME_BYTES].copy_from_slice(&bytes);
-            n += len as usize;
         }
         out.extend_from_slice(&buf[..n]);
     }
@@ -418,6 +423,12 @@ impl Variant {
         }
     }
 }
+
+/// Where the two lists of a FEN text are (`:W...` and `:B...`, in the order of
+/// `Color::BOTH`), as byte ranges from its start: what [`Variant::fen_into`] returns for
+/// [`Variant::child_fen_into`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenLists([std::ops::Range<usize>; 2]);
 
 fn clip(s: &str) -> String {
     s.chars().take(40).collect()
