@@ -258,6 +258,10 @@ impl std::error::Error for PositionError {}
 /// numbers up to 9999, more than any board of the catalogue needs.
 pub const MAX_NAME_BYTES: usize = 4;
 
+/// Bytes of a cell's entry in a FEN list as it is copied: a comma and the name, padded.
+pub(crate) const FEN_ENTRY_BYTES: usize = 8;
+const _: () = assert!(MAX_NAME_BYTES < FEN_ENTRY_BYTES); // a comma and a name
+
 /// A variant of the catalogue, ready to generate moves.
 #[derive(Debug)]
 pub struct Variant {
@@ -279,8 +283,9 @@ pub struct Variant {
     /// boards) as runs of consecutive cell ids within one word of a cell set (a row
     /// of the board, usually): the first cell and the length of each.
     fen_runs: Vec<(u8, u8)>,
-    /// Each cell's name zero-padded to [`MAX_NAME_BYTES`] and its length, for writing FENs.
-    padded_names: Vec<([u8; MAX_NAME_BYTES], u8)>,
+    /// Each cell's entry in a FEN list, a comma and its name, zero-padded to
+    /// [`FEN_ENTRY_BYTES`], and its length.
+    fen_entries: Vec<([u8; FEN_ENTRY_BYTES], u8)>,
 }
 
 impl Variant {
@@ -348,16 +353,17 @@ impl Variant {
                 _ => fen_runs.push((c, 1)),
             }
         }
-        let padded_names = names
+        let fen_entries = names
             .iter()
             .map(|n| {
-                let mut b = [0u8; MAX_NAME_BYTES];
-                b[..n.len()].copy_from_slice(n.as_bytes());
-                (b, n.len() as u8)
+                let mut b = [0u8; FEN_ENTRY_BYTES];
+                b[0] = b',';
+                b[1..=n.len()].copy_from_slice(n.as_bytes());
+                (b, 1 + n.len() as u8)
             })
             .collect();
         let mut v = Variant {
-            padded_names,
+            fen_entries,
             placements,
             bulk,
             names,
@@ -451,10 +457,11 @@ impl Variant {
         &self.fen_runs
     }
 
-    /// Each cell's name zero-padded to [`MAX_NAME_BYTES`], and its length.
+    /// Each cell's entry in a FEN list (`,31`), zero-padded to [`FEN_ENTRY_BYTES`], and its
+    /// length.
     #[inline]
-    pub(crate) fn padded_names(&self) -> &[([u8; MAX_NAME_BYTES], u8)] {
-        &self.padded_names
+    pub(crate) fn fen_entries(&self) -> &[([u8; FEN_ENTRY_BYTES], u8)] {
+        &self.fen_entries
     }
 
     /// Where a cell comes in the documented order of squares: the numeric name on boards

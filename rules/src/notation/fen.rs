@@ -9,7 +9,7 @@
 use crate::bits::MAX_CELLS;
 use crate::moves::Move;
 use crate::position::{Color, Kind, Position, Setup};
-use crate::variant::{PositionError, Variant, MAX_NAME_BYTES};
+use crate::variant::{PositionError, Variant, FEN_ENTRY_BYTES, MAX_NAME_BYTES};
 
 /// lidraughts' move counters, the FEN fields `:H<halfmoves>:F<fullmove>`. They are not part
 /// of the position (two positions that differ only in them are the same for repetition);
@@ -175,6 +175,8 @@ impl Variant {
         // lidraughts sometimes wraps the FEN in quotes.
         s = s.trim_matches('"');
         let mut setup = Setup::default();
+        // Room for a piece on every cell at once, not a doubling per few pieces.
+        setup.pieces.reserve(self.board().len());
         let mut offset = lead;
         for (i, field) in s.split(':').enumerate() {
             let at = offset;
@@ -354,49 +356,51 @@ impl Variant {
     /// One side's list of a FEN: `:W31,32,K33` (`:` and the side's letter, then its pieces in
     /// FEN order, kings with `K`, the third kind with `P`).
     fn fen_side_into(&self, pos: &Position, color: Color, out: &mut Vec<u8>) {
-        let names = self.padded_names();
-        // The list is written into a buffer on the stack (a comma, a kind prefix and a padded
-        // name per piece at most: room for a piece on every cell), then copied once; the loop
-        // keeps its length in a register instead of going through the Vec's length and
-        // capacity checks for every byte.
-        let mut buf = [0u8; 2 + (2 + MAX_NAME_BYTES) * MAX_CELLS];
+        let entries = self.fen_entries();
+        // The list is written into a buffer on the stack, then copied once; the loop keeps
+        // its length in a register instead of going through the Vec's length and capacity
+        // checks for every byte. Each piece's entry (`,31`, with its comma) is written from
+        // byte 2 on as a fixed-width block (the padding is overwritten or left off); the
+        // first entry's comma then gives way to the side's letter. Room: the colon and the
+        // letter, a comma, a kind prefix and a name per piece on every cell, one block more.
+        let mut buf = [0u8; 3 + (2 + MAX_NAME_BYTES) * MAX_CELLS + FEN_ENTRY_BYTES];
         let [men, kings, paras] = Kind::ALL.map(|k| pos.pieces(color, k));
         let all = men.union(kings).union(paras);
-        buf[0] = b':';
-        buf[1] = color.letter() as u8;
         let mut n = 2;
         // The pieces in FEN order: the order's runs of consecutive cells, each a shift and a
         // mask of one word of the set, then its set bits (not a test of every cell).
         let words = all.words();
+        let crowned = kings.union(paras).words();
         for &(first, len) in self.fen_runs() {
             let first = usize::from(first);
-            let word = words[first >> 6] >> (first & 63);
-            let mut bits = if len >= 64 {
-                word
+            let (word, shift) = (first >> 6, first & 63);
+            let mask = if len >= 64 {
+                u64::MAX
             } else {
-                word & ((1u64 << len) - 1)
+                (1u64 << len) - 1
             };
+            let mut bits = (words[word] >> shift) & mask;
+            let crowned = (crowned[word] >> shift) & mask;
             while bits != 0 {
-                let c = first + bits.trailing_zeros() as usize;
+                let i = bits.trailing_zeros();
                 bits &= bits - 1;
-                if n > 2 {
+                let c = first + i as usize;
+                let (entry, len) = entries[c];
+                if (crowned >> i) & 1 == 0 {
+                    buf[n..n + FEN_ENTRY_BYTES].copy_from_slice(&entry);
+                    n += len as usize;
+                } else {
+                    // A king or the third kind: its letter between the comma and the name.
                     buf[n] = b',';
-                    n += 1;
+                    buf[n + 1] = if kings.contains(c) { b'K' } else { b'P' };
+                    buf[n + 2..n + 1 + FEN_ENTRY_BYTES].copy_from_slice(&entry[1..]);
+                    n += 1 + len as usize;
                 }
-                if kings.contains(c) {
-                    buf[n] = b'K';
-                    n += 1;
-                } else if paras.contains(c) {
-                    buf[n] = b'P';
-                    n += 1;
-                }
-                // A fixed-width copy; the padding is overwritten or left off.
-                let (bytes, len) = names[c];
-                buf[n..n + MAX_NAME_BYTES].copy_from_slice(&bytes);
-                n += len as usize;
             }
         }
-        out.extend_from_slice(&buf[..n]);
+        buf[1] = b':';
+        buf[2] = color.letter() as u8;
+        out.extend_from_slice(&buf[1..n.max(3)]);
     }
 
     /// The end of a FEN after the two lists: the hands and the last moves, where they matter.
