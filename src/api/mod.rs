@@ -50,16 +50,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(web::get().to(variants::list_variants))
             .default_service(not_allowed(GET)),
     )
-    .service(
-        resource("/v1/variants/{variant}")
-            .route(web::get().to(variants::get_variant))
-            .default_service(not_allowed(GET)),
-    )
+    // The moves first: the most asked; every pattern with a `{variant}` is matched by a
+    // regular expression, in this order, until one matches (they cannot overlap).
     .service(
         resource("/v1/variants/{variant}/moves")
             .route(web::get().to(moves::get_moves))
             .route(web::post().to(moves::post_moves))
             .default_service(not_allowed(GET_POST)),
+    )
+    .service(
+        resource("/v1/variants/{variant}")
+            .route(web::get().to(variants::get_variant))
+            .default_service(not_allowed(GET)),
     )
     .service(
         resource("/v1/variants/{variant}/diagram")
@@ -254,10 +256,6 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
         let req = req.clone();
         let mut payload = payload.take();
         Box::pin(async move {
-            let content_type = req
-                .headers()
-                .get(header::CONTENT_TYPE)
-                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
             let limit = req
                 .app_data::<crate::config::BodyLimit>()
                 .map_or(crate::config::MAX_BODY_BYTES, |l| l.0);
@@ -271,9 +269,10 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
             if std::str::from_utf8(&bytes).is_ok_and(|t| t.trim() == "null") {
                 return Ok(JsonBody(None));
             }
-            if let Some(ct) = content_type.as_deref() {
-                if !is_json(ct) {
-                    return Err(ApiError::unsupported_media_type(ct));
+            if let Some(ct) = req.headers().get(header::CONTENT_TYPE) {
+                let ct = String::from_utf8_lossy(ct.as_bytes());
+                if !is_json(&ct) {
+                    return Err(ApiError::unsupported_media_type(&ct));
                 }
             }
             Ok(JsonBody(Some(parse_json_object(&bytes)?)))
@@ -301,14 +300,15 @@ pub fn parse_json_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiErro
 }
 
 fn is_json(content_type: &str) -> bool {
-    let essence = content_type
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    essence == "application/json"
-        || (essence.starts_with("application/") && essence.ends_with("+json"))
+    let essence = content_type.split(';').next().unwrap_or("").trim();
+    let (kind, subtype) = essence.split_once('/').unwrap_or((essence, ""));
+    kind.eq_ignore_ascii_case("application")
+        && (subtype.eq_ignore_ascii_case("json")
+            || subtype
+                .len()
+                .checked_sub(5)
+                .and_then(|at| subtype.get(at..))
+                .is_some_and(|tail| tail.eq_ignore_ascii_case("+json")))
 }
 
 /// Checks the number of moves of a request against [`crate::config::MAX_MOVES`].
@@ -317,5 +317,38 @@ pub fn check_move_count(n: usize) -> Result<(), ApiError> {
         Err(ApiError::too_many_moves(n))
     } else {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_json;
+
+    #[test]
+    fn json_media_types() {
+        for yes in [
+            "application/json",
+            "Application/JSON",
+            "application/json; charset=utf-8",
+            " application/json ;q=1",
+            "application/problem+json",
+            "APPLICATION/Vnd.Api+JSON",
+            "application/+json",
+        ] {
+            assert!(is_json(yes), "{yes}");
+        }
+        for no in [
+            "",
+            "text/json",
+            "application/json5",
+            "application/xml",
+            "application / json",
+            "applicationjson",
+            "application/jsonx",
+            "application/é+jsonx",
+            "application",
+        ] {
+            assert!(!is_json(no), "{no}");
+        }
     }
 }
