@@ -41,7 +41,7 @@ pub use ends::{EndCode, EndKind, EndOutcome, EndRule};
 pub use gen::GenError;
 pub use moves::{Jump, Move, Route};
 pub use notation::fen::{Counters, FenError, FenErrorKind, FenLists};
-pub use notation::movetext::{DescribedMove, MoveError};
+pub use notation::movetext::{DescribedMove, MoveError, MoveList, MoveView};
 pub use notation::pdn::variant_named;
 pub use outcome::{
     judge, judge_within, status, status_within, Claimable, IllegalMove, Judgement, Reason, Status,

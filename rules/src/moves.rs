@@ -95,6 +95,11 @@ pub struct Route {
 /// on, the square right behind the captured piece, then the end.
 pub fn pdn_squares(board: &Board, from: usize, jumps: &[Jump], out: &mut Vec<usize>) {
     out.clear();
+    pdn_squares_onto(board, from, jumps, out);
+}
+
+/// [`pdn_squares`], appended to what `out` holds.
+pub fn pdn_squares_onto(board: &Board, from: usize, jumps: &[Jump], out: &mut Vec<usize>) {
     out.push(from);
     for (i, j) in jumps.iter().enumerate() {
         let turns_or_ends = jumps.get(i + 1).is_none_or(|n| n.dir != j.dir);

@@ -1,7 +1,7 @@
 //! `GET|POST /v1/variants/{variant}/moves`: the legal moves of a position.
 
 use actix_web::{web, HttpResponse};
-use arbiter_rules::{Budget, Counters, DescribedMove, Position, Variant};
+use arbiter_rules::{Budget, Counters, MoveList, MoveView, Position, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -75,14 +75,14 @@ impl MoveInfo {
         v: &Variant,
         pos: &Position,
         counters: Option<Counters>,
-        d: DescribedMove,
+        d: MoveView<'_>,
     ) -> MoveInfo {
         let names = |cells: &[usize]| cells.iter().map(|&c| v.square_name(c)).collect();
         MoveInfo {
             from: (!d.mv.is_pass()).then(|| v.square_name(d.mv.from as usize)),
             to: (!d.mv.is_pass()).then(|| v.square_name(d.mv.to as usize)),
-            route: names(&d.route),
-            captured: names(&d.captured),
+            route: names(d.route),
+            captured: names(d.captured),
             captures: if d.mv.is_removal() {
                 0
             } else {
@@ -93,8 +93,8 @@ impl MoveInfo {
                 &v.play(pos, &d.mv),
                 counters.map(|c| c.after(v, pos.side(), &d.mv)),
             ),
-            notation: d.notation,
-            long: d.long,
+            notation: d.notation.to_string(),
+            long: d.long.to_string(),
         }
     }
 }
@@ -150,7 +150,7 @@ pub fn answer_moves_within(
 ) -> Result<MovesAnswer, ApiError> {
     let (pos, counters) = parse_position_counters(v, "position", fen)?;
     let moves = v
-        .describe_moves_within(&pos, budget)
+        .list_moves_within(&pos, budget)
         .map_err(|e| ApiError::engine(&e))?;
     budget
         .charge(moves.len() as u64 * UNITS_PER_LISTED_MOVE)
@@ -180,7 +180,7 @@ pub struct MovesAnswer {
     pos: Position,
     counters: Option<Counters>,
     status: PositionStatus,
-    moves: Vec<DescribedMove>,
+    moves: MoveList,
 }
 
 impl MovesAnswer {
@@ -216,7 +216,7 @@ impl MovesAnswer {
             side_to_move: pos.side().into(),
             status,
             moves: moves
-                .into_iter()
+                .iter()
                 .map(|d| MoveInfo::of(v, &pos, counters, d))
                 .collect(),
         }
@@ -257,17 +257,17 @@ impl MovesAnswer {
             }
             let step = !d.mv.is_pass();
             out.extend_from_slice(b"{\"notation\":");
-            json_str(&mut out, &d.notation);
+            json_str(&mut out, d.notation);
             out.extend_from_slice(b",\"long\":");
-            json_str(&mut out, &d.long);
+            json_str(&mut out, d.long);
             out.extend_from_slice(b",\"from\":");
             json_opt_square(&mut out, v, step.then_some(d.mv.from as usize));
             out.extend_from_slice(b",\"to\":");
             json_opt_square(&mut out, v, step.then_some(d.mv.to as usize));
             out.extend_from_slice(b",\"route\":");
-            json_squares(&mut out, v, &d.route);
+            json_squares(&mut out, v, d.route);
             out.extend_from_slice(b",\"captured\":");
-            json_squares(&mut out, v, &d.captured);
+            json_squares(&mut out, v, d.captured);
             out.extend_from_slice(b",\"captures\":");
             let captures = if d.mv.is_removal() {
                 0

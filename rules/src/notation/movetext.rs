@@ -3,7 +3,7 @@
 
 use crate::budget::Budget;
 use crate::gen::{generate_described, generate_matching, Found, GenError};
-use crate::moves::{pdn_squares, Move};
+use crate::moves::{pdn_squares_onto, Move};
 use crate::position::Position;
 use crate::variant::Variant;
 
@@ -68,6 +68,87 @@ pub struct DescribedMove {
     pub route: Vec<usize>,
     /// Captured cells, in the order of the canonical route.
     pub captured: Vec<usize>,
+}
+
+/// The legal moves of a position with their texts and squares
+/// ([`Variant::list_moves_within`]): what [`DescribedMove`]s hold, kept in three buffers
+/// (one allocation each, whatever the number of moves) instead of two strings and two lists
+/// per move. [`MoveList::iter`] reads each move as a [`MoveView`].
+#[derive(Clone, Debug, Default)]
+pub struct MoveList {
+    entries: Vec<Entry>,
+    /// Every move's texts, one after the other.
+    text: String,
+    /// Every move's route, then its captured squares, one move after the other.
+    squares: Vec<usize>,
+}
+
+/// One move of a [`MoveList`]: its texts in `text`, its squares in `squares`.
+#[derive(Clone, Debug)]
+struct Entry {
+    mv: Move,
+    notation: std::ops::Range<u32>,
+    long: std::ops::Range<u32>,
+    route: std::ops::Range<u32>,
+    captured: std::ops::Range<u32>,
+}
+
+/// A move of a [`MoveList`]: the fields of a [`DescribedMove`], borrowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveView<'a> {
+    pub mv: Move,
+    /// Canonical notation: short form when no other legal move has the same start and end.
+    pub notation: &'a str,
+    /// Long form (every intermediate square of the canonical route).
+    pub long: &'a str,
+    /// The canonical route: start, intermediate squares and end.
+    pub route: &'a [usize],
+    /// Captured cells, in the order of the canonical route.
+    pub captured: &'a [usize],
+}
+
+impl MoveView<'_> {
+    /// The move as a [`DescribedMove`] (owned strings and lists).
+    pub fn to_described(&self) -> DescribedMove {
+        DescribedMove {
+            mv: self.mv,
+            notation: self.notation.to_string(),
+            long: self.long.to_string(),
+            route: self.route.to_vec(),
+            captured: self.captured.to_vec(),
+        }
+    }
+}
+
+impl MoveList {
+    /// The number of moves.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there is no move.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The `i`th move, in the order of the list.
+    pub fn get(&self, i: usize) -> Option<MoveView<'_>> {
+        let e = self.entries.get(i)?;
+        let text = |r: &std::ops::Range<u32>| &self.text[r.start as usize..r.end as usize];
+        let squares = |r: &std::ops::Range<u32>| &self.squares[r.start as usize..r.end as usize];
+        Some(MoveView {
+            mv: e.mv,
+            notation: text(&e.notation),
+            long: text(&e.long),
+            route: squares(&e.route),
+            captured: squares(&e.captured),
+        })
+    }
+
+    /// The moves, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = MoveView<'_>> + '_ {
+        (0..self.len()).map(|i| self.get(i).expect("within the list"))
+    }
 }
 
 /// Splits move text into squares. Accepts `-`, `x`, `X` and `:` as separators, trailing
@@ -148,25 +229,43 @@ pub fn parse_squares(variant: &Variant, text: &str) -> Result<Vec<usize>, MoveEr
         .collect()
 }
 
+/// Whether a move of `found` shares its start and end with another (it is then written
+/// long): one sort of the (start, end) pairs, not a scan per move.
+fn shared_ends(found: &[Found]) -> impl Fn(&Found) -> bool {
+    let mut ends: Vec<(u8, u8)> = found.iter().map(|f| (f.mv.from, f.mv.to)).collect();
+    ends.sort_unstable();
+    move |f: &Found| {
+        let key = (f.mv.from, f.mv.to);
+        let i = ends.partition_point(|e| *e < key);
+        ends.get(i + 1) == Some(&key)
+    }
+}
+
+/// Where [`Variant::move_parts`] put a move's parts: the length of its route (its captured
+/// squares follow), and where its canonical text starts when it is not the long one.
+struct MoveParts {
+    route_len: usize,
+    short_at: Option<usize>,
+}
+
 fn clip(s: &str) -> String {
     s.chars().take(40).collect()
 }
 
 impl Variant {
-    fn squares_text(&self, squares: &[usize], capture: bool) -> String {
+    /// Writes squares as move text: their names joined by `-`, or by the capture separator.
+    fn write_squares(&self, squares: &[usize], capture: bool, out: &mut String) {
         let sep = if capture {
             self.spec().capture_separator
         } else {
             '-'
         };
-        let mut out = String::with_capacity(squares.len() * 4);
         for (i, &c) in squares.iter().enumerate() {
             if i > 0 {
                 out.push(sep);
             }
             out.push_str(self.square_str(c));
         }
-        out
     }
 
     /// `ed4` / `e:d4`: a file letter, then the destination square (algebraic boards only).
@@ -204,20 +303,20 @@ impl Variant {
         Ok(self.describe(&found))
     }
 
+    /// Every legal move of `pos` with its canonical notation and route, charged to `budget`,
+    /// as a [`MoveList`]: the moves of [`Variant::describe_moves_within`], in the same order,
+    /// without a string or a list of its own for each.
+    pub fn list_moves_within(&self, pos: &Position, budget: &Budget) -> Result<MoveList, GenError> {
+        let found = generate_described(self, pos, budget, None)?;
+        Ok(self.list_found(&found))
+    }
+
     /// Describes every move of `found`, in the documented order of move lists: by start
     /// square, then end square ([`Variant::square_order`]), then the captured squares in
     /// that order (the fewest first when one set begins the other), then a move that crowns
     /// after one that does not; a pass comes last.
     fn describe(&self, found: &[Found]) -> Vec<DescribedMove> {
-        // Which moves share their start and end with another (they are written long): one
-        // sort of the (start, end) pairs, not a scan per move.
-        let mut ends: Vec<(u8, u8)> = found.iter().map(|f| (f.mv.from, f.mv.to)).collect();
-        ends.sort_unstable();
-        let shared = |f: &Found| {
-            let key = (f.mv.from, f.mv.to);
-            let i = ends.partition_point(|e| *e < key);
-            ends.get(i + 1) == Some(&key)
-        };
+        let shared = shared_ends(found);
         let mut out: Vec<DescribedMove> = found
             .iter()
             .map(|f| self.describe_found(f, shared(f)))
@@ -226,8 +325,23 @@ impl Variant {
         out
     }
 
-    /// Sorts described moves in the documented order (see [`Variant::describe`]).
-    pub fn sort_moves(&self, moves: &mut [DescribedMove]) {
+    /// The moves of `found` as a [`MoveList`], in the order of [`Variant::describe`].
+    fn list_found(&self, found: &[Found]) -> MoveList {
+        let shared = shared_ends(found);
+        let mut list = MoveList {
+            entries: Vec::with_capacity(found.len()),
+            text: String::with_capacity(found.len() * 8),
+            squares: Vec::with_capacity(found.len() * 3),
+        };
+        for f in found {
+            self.list_one(f, shared(f), &mut list);
+        }
+        list.entries.sort_by_cached_key(|e| self.order_key(&e.mv));
+        list
+    }
+
+    /// Where a move comes in the documented order of move lists (see [`Variant::describe`]).
+    fn order_key(&self, mv: &Move) -> (u16, u16, Vec<u16>, bool) {
         let square = |c: u8| {
             if c == crate::board::NONE {
                 u16::MAX
@@ -235,16 +349,14 @@ impl Variant {
                 self.square_order(c as usize)
             }
         };
-        moves.sort_by_cached_key(|d| {
-            let mut captured: Vec<u16> = d.mv.captured.iter().map(|c| square(c as u8)).collect();
-            captured.sort_unstable();
-            (
-                square(d.mv.from),
-                square(d.mv.to),
-                captured,
-                d.mv.is_promotion(),
-            )
-        });
+        let mut captured: Vec<u16> = mv.captured.iter().map(|c| square(c as u8)).collect();
+        captured.sort_unstable();
+        (square(mv.from), square(mv.to), captured, mv.is_promotion())
+    }
+
+    /// Sorts described moves in the documented order (see [`Variant::describe`]).
+    pub fn sort_moves(&self, moves: &mut [DescribedMove]) {
+        moves.sort_by_cached_key(|d| self.order_key(&d.mv));
     }
 
     /// Describes `found[i]` (the others decide whether its short form is ambiguous).
@@ -260,56 +372,107 @@ impl Variant {
 
     /// Describes a move; `shared`: another legal move has the same start and end.
     fn describe_found(&self, f: &Found, shared: bool) -> DescribedMove {
-        let m = &f.mv;
-        let (route, captured) = match &f.route {
-            Some(r) => {
-                let mut squares = Vec::with_capacity(r.jumps.len() + 1);
-                pdn_squares(self.board(), r.from as usize, &r.jumps, &mut squares);
-                (squares, r.jumps.iter().map(|j| j.over as usize).collect())
-            }
-            None if m.is_removal() => {
-                let text = format!("x{}", self.square_name(m.from as usize));
-                return DescribedMove {
-                    mv: *m,
-                    notation: text.clone(),
-                    long: text,
-                    route: vec![m.from as usize],
-                    captured: vec![m.from as usize],
-                };
-            }
-            None if m.is_pass() => {
-                return DescribedMove {
-                    mv: *m,
-                    notation: "pass".into(),
-                    long: "pass".into(),
-                    route: Vec::new(),
-                    captured: Vec::new(),
-                };
-            }
-            None if m.is_drop() => {
-                let text = format!("*{}", self.square_name(m.to as usize));
-                return DescribedMove {
-                    mv: *m,
-                    notation: text.clone(),
-                    long: text,
-                    route: vec![m.to as usize],
-                    captured: Vec::new(),
-                };
-            }
-            None => (vec![m.from as usize, m.to as usize], Vec::new()),
-        };
-        let long = self.squares_text(&route, m.is_capture());
-        let notation = if shared || route.len() == 2 {
-            long.clone()
-        } else {
-            self.squares_text(&[m.from as usize, m.to as usize], m.is_capture())
+        let route_len = f.route.as_ref().map_or(2, |r| r.jumps.len() + 1);
+        let mut squares = Vec::with_capacity(2 * route_len);
+        let mut long = String::with_capacity(4 * route_len);
+        let parts = self.move_parts(f, shared, &mut squares, &mut long);
+        let captured = squares.split_off(parts.route_len);
+        let notation = match parts.short_at {
+            Some(at) => long.split_off(at),
+            None => long.clone(),
         };
         DescribedMove {
-            mv: *m,
+            mv: f.mv,
             notation,
             long,
-            route,
+            route: squares,
             captured,
+        }
+    }
+
+    /// Appends a move to `list` (`shared`: another legal move has the same start and end).
+    fn list_one(&self, f: &Found, shared: bool, list: &mut MoveList) {
+        let (text_from, squares_from) = (list.text.len() as u32, list.squares.len() as u32);
+        let parts = self.move_parts(f, shared, &mut list.squares, &mut list.text);
+        let (text_end, squares_end) = (list.text.len() as u32, list.squares.len() as u32);
+        let route_end = squares_from + parts.route_len as u32;
+        let (long, notation) = match parts.short_at {
+            Some(at) => {
+                let at = text_from + at as u32;
+                (text_from..at, at..text_end)
+            }
+            None => (text_from..text_end, text_from..text_end),
+        };
+        list.entries.push(Entry {
+            mv: f.mv,
+            notation,
+            long,
+            route: squares_from..route_end,
+            captured: route_end..squares_end,
+        });
+    }
+
+    /// Writes what describes a move: its route then its captured squares appended to
+    /// `squares`, its long text then, when it differs, its canonical text appended to `text`
+    /// (`shared`: another legal move has the same start and end, so it is written long).
+    fn move_parts(
+        &self,
+        f: &Found,
+        shared: bool,
+        squares: &mut Vec<usize>,
+        text: &mut String,
+    ) -> MoveParts {
+        let m = &f.mv;
+        let squares_from = squares.len();
+        let text_from = text.len();
+        // An opening removal, a pass, a drop: one text, one square at most.
+        let single = if m.is_removal() {
+            Some(("x", Some(m.from), true))
+        } else if m.is_pass() {
+            Some(("pass", None, false))
+        } else if m.is_drop() {
+            Some(("*", Some(m.to), false))
+        } else {
+            None
+        };
+        if let Some((lead, square, captured)) = single {
+            text.push_str(lead);
+            if let Some(c) = square {
+                text.push_str(self.square_str(c as usize));
+                squares.push(c as usize);
+                if captured {
+                    squares.push(c as usize);
+                }
+            }
+            return MoveParts {
+                route_len: usize::from(square.is_some()),
+                short_at: None,
+            };
+        }
+        let route_len = match &f.route {
+            Some(r) => {
+                pdn_squares_onto(self.board(), r.from as usize, &r.jumps, squares);
+                squares.extend(r.jumps.iter().map(|j| j.over as usize));
+                r.jumps.len() + 1
+            }
+            None => {
+                squares.extend([m.from as usize, m.to as usize]);
+                2
+            }
+        };
+        let route = squares_from..squares_from + route_len;
+        self.write_squares(&squares[route], m.is_capture(), text);
+        if shared || route_len == 2 {
+            return MoveParts {
+                route_len,
+                short_at: None,
+            };
+        }
+        let short_at = text.len() - text_from;
+        self.write_squares(&[m.from as usize, m.to as usize], m.is_capture(), text);
+        MoveParts {
+            route_len,
+            short_at: Some(short_at),
         }
     }
 
