@@ -318,10 +318,21 @@ fn json_str_body(out: &mut Vec<u8>, text: &str) {
     }
 }
 
+/// A square's name as a JSON string: it needs no escaping (square names are letters and
+/// digits, checked when a variant is built).
+fn json_name(out: &mut Vec<u8>, v: &Variant, cell: usize) {
+    let name = v.square_str(cell).as_bytes();
+    debug_assert!(name.iter().all(u8::is_ascii_alphanumeric));
+    out.reserve(name.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(name);
+    out.push(b'"');
+}
+
 /// A square's name as a JSON string, or `null`.
 fn json_opt_square(out: &mut Vec<u8>, v: &Variant, cell: Option<usize>) {
     match cell {
-        Some(c) => json_str(out, v.square_str(c)),
+        Some(c) => json_name(out, v, c),
         None => out.extend_from_slice(b"null"),
     }
 }
@@ -333,7 +344,7 @@ fn json_squares(out: &mut Vec<u8>, v: &Variant, cells: &[usize]) {
         if i > 0 {
             out.push(b',');
         }
-        json_str(out, v.square_str(c));
+        json_name(out, v, c);
     }
     out.push(b']');
 }
