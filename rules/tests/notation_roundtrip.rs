@@ -6,7 +6,7 @@
 //! Positions come from seeded random games from each variant's start position, so the test is
 //! repeatable. `cargo test` plays a few games per variant; the `--ignored` test plays many more.
 
-use arbiter_rules::{variant, variants, DescribedMove, Move, Position, Variant};
+use arbiter_rules::{variant, variants, Budget, DescribedMove, Move, Position, Variant};
 
 /// xorshift64*: a small, seeded generator (no dependency).
 struct Rng(u64);
@@ -91,6 +91,14 @@ fn forms(v: &Variant, d: &DescribedMove, rng: &mut Rng) -> Vec<String> {
 
 fn check_position(v: &Variant, pos: &Position, rng: &mut Rng) -> usize {
     let described = v.describe_moves(pos).expect("moves");
+    // The moves endpoints read the same list from a MoveList, assembled by other code.
+    let listed: Vec<DescribedMove> = v
+        .list_moves_within(pos, &Budget::unlimited())
+        .expect("moves")
+        .iter()
+        .map(|m| m.to_described())
+        .collect();
+    assert_eq!(listed, described, "{} {}", v.id(), v.fen(pos));
     for d in &described {
         for text in forms(v, d, rng) {
             match v.parse_move(pos, &text) {
