@@ -124,7 +124,8 @@ fn errors_say_where() {
 
 /// `child_fen_into` writes what `fen` writes for every legal move of the positions of a
 /// seeded random game of every variant (steps, captures, drops, opening removals, passes),
-/// whichever side's list it copies from the parent's text.
+/// and of positions where a move empties a list, fills an empty one or changes its first or
+/// last run, whichever parts of the parent's lists it keeps.
 #[test]
 fn a_childs_fen_from_its_parents_text_is_its_fen() {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -136,41 +137,61 @@ fn a_childs_fen_from_its_parents_text_is_its_fen() {
     };
     let mut children = 0;
     let mut copied = 0;
+    let mut edited = 0;
+    let mut check = |v: &arbiter_rules::Variant, pos: &arbiter_rules::Position| {
+        let mut parent_fen = Vec::new();
+        let lists = v.fen_into(pos, &mut parent_fen);
+        assert_eq!(parent_fen, v.fen(pos).into_bytes());
+        let moves = v.describe_moves(pos).unwrap();
+        for m in &moves {
+            let child = v.play(pos, &m.mv);
+            let mut out = b"prefix".to_vec();
+            v.child_fen_into(pos, &parent_fen, &lists, &child, &mut out);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                format!("prefix{}", v.fen(&child)),
+                "{} {} {}",
+                v.id(),
+                v.fen(pos),
+                m.notation
+            );
+            children += 1;
+            for c in Color::BOTH {
+                let same = Kind::ALL
+                    .iter()
+                    .all(|&k| pos.pieces(c, k) == child.pieces(c, k));
+                let had = Kind::ALL.iter().any(|&k| !pos.pieces(c, k).is_empty());
+                copied += usize::from(same);
+                edited += usize::from(!same && had);
+            }
+        }
+        moves
+    };
     for v in arbiter_rules::variants() {
         let mut pos = v.start();
         for _ in 0..80 {
-            let mut parent_fen = Vec::new();
-            let lists = v.fen_into(&pos, &mut parent_fen);
-            assert_eq!(parent_fen, v.fen(&pos).into_bytes());
-            let moves = v.describe_moves(&pos).unwrap();
-            for m in &moves {
-                let child = v.play(&pos, &m.mv);
-                let mut out = b"prefix".to_vec();
-                v.child_fen_into(&pos, &parent_fen, &lists, &child, &mut out);
-                assert_eq!(
-                    String::from_utf8(out).unwrap(),
-                    format!("prefix{}", v.fen(&child)),
-                    "{} {} {}",
-                    v.id(),
-                    v.fen(&pos),
-                    m.notation
-                );
-                children += 1;
-                copied += usize::from(Color::BOTH.iter().any(|&c| {
-                    Kind::ALL
-                        .iter()
-                        .all(|&k| pos.pieces(c, k) == child.pieces(c, k))
-                }));
-            }
+            let moves = check(v, &pos);
             if moves.is_empty() {
                 break;
             }
             pos = v.play(&pos, &moves[(next() % moves.len() as u64) as usize].mv);
         }
     }
+    let international = arbiter_rules::variant("international").unwrap();
+    for fen in [
+        // The last black piece taken: Black's list becomes `:B`.
+        "W:W28:B23",
+        // Promotion on the first row, a king leaving the first row, a capture over both ends.
+        "W:W6,50:B45",
+        "B:WK1,46:B5,K50",
+        "W:WK46:B41,28,14",
+    ] {
+        let pos = international.parse_fen(fen).unwrap();
+        assert!(!check(international, &pos).is_empty(), "{fen}");
+    }
     assert!(children > 10_000, "{children} children");
-    assert!(
-        copied > children / 2,
-        "{copied} of {children} with a side copied"
-    );
+    // Both ways are taken often: a list copied whole (the side that did not move, mostly),
+    // a list edited (the side that moved).
+    assert!(copied > children / 2, "{copied} of {children} lists copied");
+    assert!(edited > children / 2, "{edited} of {children} lists edited");
 }
