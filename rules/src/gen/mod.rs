@@ -175,11 +175,12 @@ pub fn generate_matching(
     text: Option<&[usize]>,
     partly: bool,
 ) -> Result<Vec<Found>, GenError> {
-    let mut out = Vec::new();
     if variant.decided(pos) {
         budget.charge(1)?;
         return Ok(Vec::new());
     }
+    // Room for the moves of most positions at once, not a doubling every few moves.
+    let mut out = Vec::with_capacity(32);
     let placing = variant.opening_removal(pos);
     if placing.is_some() || variant.drops_now(pos) {
         match placing {

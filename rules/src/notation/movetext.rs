@@ -336,8 +336,32 @@ impl Variant {
         for f in found {
             self.list_one(f, shared(f), &mut list);
         }
-        list.entries.sort_by_cached_key(|e| self.order_key(&e.mv));
+        // The order of `order_key`, compared without building keys: the captured squares
+        // (a list each) only when two moves share their start and end.
+        list.entries.sort_by(|a, b| self.order_cmp(&a.mv, &b.mv));
         list
+    }
+
+    /// `order_key(a).cmp(&order_key(b))`, without a list unless `a` and `b` have the same
+    /// start and end but not the same captured pieces.
+    fn order_cmp(&self, a: &Move, b: &Move) -> std::cmp::Ordering {
+        let square = |c: u8| {
+            if c == crate::board::NONE {
+                u16::MAX
+            } else {
+                self.square_order(c as usize)
+            }
+        };
+        (square(a.from), square(a.to))
+            .cmp(&(square(b.from), square(b.to)))
+            .then_with(|| {
+                if a.captured == b.captured {
+                    std::cmp::Ordering::Equal
+                } else {
+                    self.order_key(a).2.cmp(&self.order_key(b).2)
+                }
+            })
+            .then(a.is_promotion().cmp(&b.is_promotion()))
     }
 
     /// Where a move comes in the documented order of move lists (see [`Variant::describe`]).
