@@ -283,8 +283,6 @@ pub struct Variant {
     /// boards) as runs of consecutive cell ids within one word of a cell set (a row
     /// of the board, usually): the first cell and the length of each.
     fen_runs: Vec<(u8, u8)>,
-    /// The run of `fen_runs` each cell is in (by cell id; 0 for unused ids).
-    fen_run_of: Vec<u8>,
     /// Each cell's entry in a FEN list, a comma and its name, zero-padded to
     /// [`FEN_ENTRY_BYTES`], and its length.
     fen_entries: Vec<([u8; FEN_ENTRY_BYTES], u8)>,
@@ -355,12 +353,6 @@ impl Variant {
                 _ => fen_runs.push((c, 1)),
             }
         }
-        let mut fen_run_of = vec![0u8; board.len().max(names.len())];
-        for (j, &(first, len)) in fen_runs.iter().enumerate() {
-            for c in first..first + len {
-                fen_run_of[usize::from(c)] = u8::try_from(j).expect("at most 255 runs");
-            }
-        }
         let fen_entries = names
             .iter()
             .map(|n| {
@@ -376,7 +368,6 @@ impl Variant {
             bulk,
             names,
             fen_runs,
-            fen_run_of,
             board,
             promotion,
             numbers,
@@ -464,12 +455,6 @@ impl Variant {
     #[inline]
     pub(crate) fn fen_runs(&self) -> &[(u8, u8)] {
         &self.fen_runs
-    }
-
-    /// The index in [`Variant::fen_runs`] of the run a cell is in.
-    #[inline]
-    pub(crate) fn fen_run_of(&self, cell: usize) -> usize {
-        usize::from(self.fen_run_of[cell])
     }
 
     /// Each cell's entry in a FEN list (`,31`), zero-padded to [`FEN_ENTRY_BYTES`], and its

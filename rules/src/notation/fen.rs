@@ -6,7 +6,7 @@
 //! output: explicit lists, kings prefixed with `K`, squares in the variant's notation, and the
 //! counters when the input had them ([`Variant::fen_counters`]).
 
-use crate::bits::{Bits, MAX_CELLS, WORDS};
+use crate::bits::MAX_CELLS;
 use crate::moves::Move;
 use crate::position::{Color, Kind, Position, Setup};
 use crate::variant::{PositionError, Variant, FEN_ENTRY_BYTES, MAX_NAME_BYTES};
@@ -317,27 +317,21 @@ impl Variant {
     pub fn fen_into(&self, pos: &Position, out: &mut Vec<u8>) -> FenLists {
         let start = out.len();
         out.push(pos.side().letter() as u8);
-        let mut lists = FenLists {
-            ranges: [0..0, 0..0],
-            runs: [[0; MAX_CELLS + 1]; 2],
-        };
-        for (i, color) in Color::BOTH.into_iter().enumerate() {
+        let mut lists = [0..0, 0..0];
+        for (list, color) in lists.iter_mut().zip(Color::BOTH) {
             let from = out.len() - start;
-            let runs = &mut lists.runs[i];
-            self.fen_side_recorded(pos, color, out, |j, at| runs[j] = at as u16);
-            lists.ranges[i] = from..out.len() - start;
+            self.fen_side_into(pos, color, out);
+            *list = from..out.len() - start;
         }
         self.fen_rest_into(pos, out);
-        lists
+        FenLists(lists)
     }
 
     /// The FEN of `child`, a position played from `parent`, appended to `out`: the same text
-    /// as [`Variant::fen_into`], the lists edited from the parent's FEN instead of written
-    /// again. A move changes few cells: a list keeps the parent's text before the first run
-    /// of cells (a row, usually) with a change and after the last one, and only the runs
-    /// between are written (a list the move left as it was is copied whole). `parent_fen` is
-    /// the parent's FEN and `lists` where its lists and their runs are, as `fen_into` wrote
-    /// and returned them.
+    /// as [`Variant::fen_into`], with the list of a side whose pieces the move left as they
+    /// were copied from the parent's FEN instead of written again (a step moves one side's
+    /// pieces only). `parent_fen` is the parent's FEN and `lists` where its lists are, as
+    /// `fen_into` wrote and returned them.
     pub fn child_fen_into(
         &self,
         parent: &Position,
@@ -347,128 +341,37 @@ impl Variant {
         out: &mut Vec<u8>,
     ) {
         out.push(child.side().letter() as u8);
-        for (i, color) in Color::BOTH.into_iter().enumerate() {
-            match parent_fen.get(lists.ranges[i].clone()) {
-                Some(text) => self.child_side_into(parent, child, color, text, &lists.runs[i], out),
-                None => self.fen_side_into(child, color, out),
+        for (list, color) in lists.0.iter().zip(Color::BOTH) {
+            let same = Kind::ALL
+                .iter()
+                .all(|&k| parent.pieces(color, k) == child.pieces(color, k));
+            match parent_fen.get(list.clone()) {
+                Some(text) if same => out.extend_from_slice(text),
+                _ => self.fen_side_into(child, color, out),
             }
         }
         self.fen_rest_into(child, out);
     }
 
-    /// One side's list of `child`'s FEN from the parent's (`text`, with `runs` where each run
-    /// of cells begins in it): see [`Variant::child_fen_into`].
-    fn child_side_into(
-        &self,
-        parent: &Position,
-        child: &Position,
-        color: Color,
-        text: &[u8],
-        runs: &[u16; MAX_CELLS + 1],
-        out: &mut Vec<u8>,
-    ) {
-        let mut changed = [0u64; WORDS];
-        for k in Kind::ALL {
-            let (a, b) = (
-                parent.pieces(color, k).words(),
-                child.pieces(color, k).words(),
-            );
-            for w in 0..WORDS {
-                changed[w] |= a[w] ^ b[w];
-            }
-        }
-        let changed = Bits::from_words(changed);
-        if changed.is_empty() {
-            out.extend_from_slice(text);
-            return;
-        }
-        // The parent's list has no piece (`:W`): nothing to keep.
-        if text.len() <= 2 {
-            self.fen_side_into(child, color, out);
-            return;
-        }
-        let (mut first, mut last) = (usize::MAX, 0);
-        for c in changed.iter() {
-            let j = self.fen_run_of(c);
-            first = first.min(j);
-            last = last.max(j);
-        }
-        let start = out.len();
-        // Up to the first changed run: the colon, the letter and the entries before it (only
-        // the colon when it is the first run: the letter is put back below).
-        out.extend_from_slice(&text[..usize::from(runs[first])]);
-        // The changed runs, written again as `fen_side_into` writes them (on the stack, then
-        // copied once).
-        let mut buf = [0u8; (2 + MAX_NAME_BYTES) * MAX_CELLS + FEN_ENTRY_BYTES];
-        let n = self.fen_runs_into(child, color, first..last + 1, &mut buf, 0, |_, _| {});
-        out.extend_from_slice(&buf[..n]);
-        out.extend_from_slice(&text[usize::from(runs[last + 1])..]);
-        // The first entry has the side's letter in place of its comma.
-        let letter = color.letter() as u8;
-        match out.get_mut(start + 1) {
-            Some(b) => *b = letter,
-            None => out.push(letter),
-        }
-    }
-
     /// One side's list of a FEN: `:W31,32,K33` (`:` and the side's letter, then its pieces in
     /// FEN order, kings with `K`, the third kind with `P`).
     fn fen_side_into(&self, pos: &Position, color: Color, out: &mut Vec<u8>) {
-        self.fen_side_recorded(pos, color, out, |_, _| {});
-    }
-
-    /// [`Variant::fen_side_into`], telling `record` where each run of cells begins in the
-    /// list (`record(j, at)`: run `j` at byte `at` of the list, where its first entry's comma
-    /// is, or the letter for the list's first entry), and the list's length as run
-    /// `fen_runs().len()`.
-    #[inline(always)]
-    fn fen_side_recorded(
-        &self,
-        pos: &Position,
-        color: Color,
-        out: &mut Vec<u8>,
-        mut record: impl FnMut(usize, usize),
-    ) {
+        let entries = self.fen_entries();
         // The list is written into a buffer on the stack, then copied once; the loop keeps
         // its length in a register instead of going through the Vec's length and capacity
         // checks for every byte. Each piece's entry (`,31`, with its comma) is written from
-        // byte 2 on; the first entry's comma then gives way to the side's letter. Room: the
-        // colon and the letter, a comma, a kind prefix and a name per piece on every cell, one
-        // block more.
+        // byte 2 on as a fixed-width block (the padding is overwritten or left off); the
+        // first entry's comma then gives way to the side's letter. Room: the colon and the
+        // letter, a comma, a kind prefix and a name per piece on every cell, one block more.
         let mut buf = [0u8; 3 + (2 + MAX_NAME_BYTES) * MAX_CELLS + FEN_ENTRY_BYTES];
-        let runs = self.fen_runs().len();
-        // Byte `n` of the buffer is byte `n - 1` of the list.
-        let n = self.fen_runs_into(pos, color, 0..runs, &mut buf, 2, |j, n| record(j, n - 1));
-        buf[1] = b':';
-        buf[2] = color.letter() as u8;
-        record(runs, n.max(3) - 1);
-        out.extend_from_slice(&buf[1..n.max(3)]);
-    }
-
-    /// The entries (`,31`, `,K33`) of `pos`'s pieces of `color` on the runs `runs` of
-    /// [`Variant::fen_runs`], in FEN order, written into `buf` from byte `n` on; returns where
-    /// they end. `record(j, at)` is told where each run begins. `buf` needs room for a
-    /// fixed-width block ([`FEN_ENTRY_BYTES`]) more than the entries.
-    #[inline(always)]
-    fn fen_runs_into(
-        &self,
-        pos: &Position,
-        color: Color,
-        runs: std::ops::Range<usize>,
-        buf: &mut [u8],
-        mut n: usize,
-        mut record: impl FnMut(usize, usize),
-    ) -> usize {
-        let entries = self.fen_entries();
         let [men, kings, paras] = Kind::ALL.map(|k| pos.pieces(color, k));
         let all = men.union(kings).union(paras);
+        let mut n = 2;
         // The pieces in FEN order: the order's runs of consecutive cells, each a shift and a
         // mask of one word of the set, then its set bits (not a test of every cell).
         let words = all.words();
         let crowned = kings.union(paras).words();
-        let first_run = runs.start;
-        for (j, &(first, len)) in self.fen_runs()[runs].iter().enumerate() {
-            record(first_run + j, n);
+        for &(first, len) in self.fen_runs() {
             let first = usize::from(first);
             let (word, shift) = (first >> 6, first & 63);
             let mask = if len >= 64 {
@@ -495,7 +398,9 @@ impl Variant {
                 }
             }
         }
-        n
+        buf[1] = b':';
+        buf[2] = color.letter() as u8;
+        out.extend_from_slice(&buf[1..n.max(3)]);
     }
 
     /// The end of a FEN after the two lists: the hands and the last moves, where they matter.
@@ -524,16 +429,10 @@ impl Variant {
 }
 
 /// Where the two lists of a FEN text are (`:W...` and `:B...`, in the order of
-/// `Color::BOTH`), as byte ranges from its start, and where each run of cells of
-/// [`Variant::fen_runs`] begins in each: what [`Variant::fen_into`] returns for
+/// `Color::BOTH`), as byte ranges from its start: what [`Variant::fen_into`] returns for
 /// [`Variant::child_fen_into`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FenLists {
-    ranges: [std::ops::Range<usize>; 2],
-    /// For each list, where each run's entries begin (from the list's start: 1, the
-    /// letter's place, for the first entry), then the list's length.
-    runs: [[u16; MAX_CELLS + 1]; 2],
-}
+pub struct FenLists([std::ops::Range<usize>; 2]);
 
 fn clip(s: &str) -> String {
     s.chars().take(40).collect()
