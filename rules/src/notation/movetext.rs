@@ -345,13 +345,7 @@ impl Variant {
     /// `order_key(a).cmp(&order_key(b))`, without a list unless `a` and `b` have the same
     /// start and end but not the same captured pieces.
     fn order_cmp(&self, a: &Move, b: &Move) -> std::cmp::Ordering {
-        let square = |c: u8| {
-            if c == crate::board::NONE {
-                u16::MAX
-            } else {
-                self.square_order(c as usize)
-            }
-        };
+        let square = |c| self.order_square(c);
         (square(a.from), square(a.to))
             .cmp(&(square(b.from), square(b.to)))
             .then_with(|| {
@@ -366,16 +360,20 @@ impl Variant {
 
     /// Where a move comes in the documented order of move lists (see [`Variant::describe`]).
     fn order_key(&self, mv: &Move) -> (u16, u16, Vec<u16>, bool) {
-        let square = |c: u8| {
-            if c == crate::board::NONE {
-                u16::MAX
-            } else {
-                self.square_order(c as usize)
-            }
-        };
+        let square = |c| self.order_square(c);
         let mut captured: Vec<u16> = mv.captured.iter().map(|c| square(c as u8)).collect();
         captured.sort_unstable();
         (square(mv.from), square(mv.to), captured, mv.is_promotion())
+    }
+
+    /// Where a cell comes in move lists' order ([`Variant::square_order`]); no cell (a pass's
+    /// ends) comes last.
+    fn order_square(&self, c: u8) -> u16 {
+        if c == crate::board::NONE {
+            u16::MAX
+        } else {
+            self.square_order(c as usize)
+        }
     }
 
     /// Sorts described moves in the documented order (see [`Variant::describe`]).
