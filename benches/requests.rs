@@ -17,6 +17,14 @@ fn handlers(c: &mut Criterion) {
     let mut group = c.benchmark_group("handlers");
     let start = intl.start();
     group.bench_function("fen/international-start", |b| b.iter(|| intl.fen(&start)));
+    // What every request with a position does first.
+    group.bench_function("parse-fen/international-start", |b| {
+        b.iter(|| intl.parse_fen_counters("W:W31-50:B1-20").expect("fen"))
+    });
+    let middle = "B:W27,28,31,32,33,34,35,36,37,38,39,40,41,42,43,44,46,47,48,50:BK3,4,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23";
+    group.bench_function("parse-fen/international-lists", |b| {
+        b.iter(|| intl.parse_fen_counters(middle).expect("fen"))
+    });
     group.bench_function("moves/international-start", |b| {
         b.iter(|| moves::list_moves_within(intl, None, &budget()).expect("moves"))
     });

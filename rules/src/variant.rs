@@ -7,7 +7,7 @@ use crate::budget::Budget;
 use crate::ends::{EndCode, EndOutcome};
 use crate::gen::{self, GenError};
 use crate::moves::Move;
-use crate::position::{Color, Kind, KingRun, Position, Setup};
+use crate::position::{Color, Kind, KingRun, Position, Setup, KINDS};
 use crate::rules::{
     Goal, MidCapturePromotion, OpeningRemoval, PieceRules, Range, Reach, Removal, Rules,
 };
@@ -498,33 +498,21 @@ impl Variant {
     /// Checks a raw setup and turns it into a position.
     pub fn position(&self, setup: &Setup) -> Result<Position, PositionError> {
         let side = setup.side.ok_or(PositionError::NoSideToMove)?;
-        let mut p = Position {
-            pieces: Default::default(),
-            side,
-            king_run: [KingRun::default(); 2],
-            hand: [0; 2],
-            last: [[crate::board::NONE; 2]; 2],
-        };
+        // The pieces as sets, checked with set operations; only a setup that fails a check
+        // goes through them one by one, to name the first piece at fault.
+        let mut sets = [[Bits::EMPTY; KINDS]; 2];
         let mut seen = Bits::EMPTY;
+        let mut twice = false;
         for &(cell, color, kind) in &setup.pieces {
-            // Named only for an error: most positions have none.
-            let square = || self.square_name(cell);
-            if seen.contains(cell) {
-                return Err(PositionError::Occupied { square: square() });
-            }
+            twice |= seen.contains(cell);
             seen.insert(cell);
-            let pr = self.rules().piece(kind);
-            if pr.moves[color as usize].is_empty() && pr.captures[color as usize].is_empty() {
-                return Err(PositionError::KindNotInVariant {
-                    square: square(),
-                    kind: kind.name(),
-                });
-            }
-            if kind == Kind::Man && self.promotion(color).contains(cell) {
-                return Err(PositionError::ManOnPromotionSquare { square: square() });
-            }
-            p.pieces[color as usize][kind as usize].insert(cell);
+            sets[color as usize][kind as usize].insert(cell);
         }
+        let placed = if twice { None } else { self.placed(side, sets) };
+        let mut p = match placed {
+            Some(p) => p,
+            None => self.place_each(side, setup)?,
+        };
         if let Some(hand) = setup.hand {
             let stones = self.rules().stones_in_hand;
             if stones == 0 && hand != [0, 0] {
@@ -561,6 +549,12 @@ impl Variant {
             }
             p.last[color as usize] = [from as u8, to as u8];
         }
+        self.check_kings(&p)?;
+        Ok(p)
+    }
+
+    /// Under an end rule that forbids kings of both sides at once, the error naming them.
+    pub(crate) fn check_kings(&self, p: &Position) -> Result<(), PositionError> {
         if let Some(rule) = self.rules().ends.iter().find(|e| e.kind.forbids_kings()) {
             let white = p.pieces(Color::White, Kind::King);
             let black = p.pieces(Color::Black, Kind::King);
@@ -570,6 +564,67 @@ impl Variant {
                     code: rule.code.code(),
                 });
             }
+        }
+        Ok(())
+    }
+
+    /// The pieces `sets` (by colour and kind, on distinct cells) with `side` to move, no
+    /// stones in hand and no last moves, when every piece may stand where it is: its kind is
+    /// one of the variant's and no man stands on its own promotion row. `None` otherwise.
+    pub(crate) fn placed(&self, side: Color, sets: [[Bits; KINDS]; 2]) -> Option<Position> {
+        for color in Color::BOTH {
+            for kind in Kind::ALL {
+                let pr = self.rules().piece(kind);
+                if !sets[color as usize][kind as usize].is_empty()
+                    && pr.moves[color as usize].is_empty()
+                    && pr.captures[color as usize].is_empty()
+                {
+                    return None;
+                }
+            }
+            let men = sets[color as usize][Kind::Man as usize];
+            if !men.intersect(self.promotion(color)).is_empty() {
+                return None;
+            }
+        }
+        Some(Position {
+            pieces: sets,
+            side,
+            king_run: [KingRun::default(); 2],
+            hand: [0; 2],
+            last: [[crate::board::NONE; 2]; 2],
+        })
+    }
+
+    /// [`Variant::placed`] piece by piece, in the setup's order: the error names the first
+    /// piece at fault.
+    fn place_each(&self, side: Color, setup: &Setup) -> Result<Position, PositionError> {
+        let mut p = Position {
+            pieces: Default::default(),
+            side,
+            king_run: [KingRun::default(); 2],
+            hand: [0; 2],
+            last: [[crate::board::NONE; 2]; 2],
+        };
+        let mut seen = Bits::EMPTY;
+        for &(cell, color, kind) in &setup.pieces {
+            // Named only for an error: most positions have none.
+            let square = || self.square_name(cell);
+            if seen.contains(cell) {
+                return Err(PositionError::Occupied { square: square() });
+            }
+            seen.insert(cell);
+            let pr = self.rules().piece(kind);
+            if pr.moves[color as usize].is_empty() && pr.captures[color as usize].is_empty() {
+                return Err(PositionError::KindNotInVariant {
+                    square: square(),
+                    kind: kind.name(),
+                });
+            }
+            if kind == Kind::Man && self.promotion(color).contains(cell) {
+                return Err(PositionError::ManOnPromotionSquare { square: square() });
+            }
+            p.pieces[color as usize][kind as usize].insert(cell);
         }
         Ok(p)
     }

@@ -30,6 +30,43 @@ fn ranges_kings_and_either_colour_first() {
 }
 
 #[test]
+fn a_side_of_more_than_forty_pieces_is_written_whole() {
+    // Canadian draughts (12x12, 72 squares): 44 white men and a black king; then 46 men
+    // with kings among them, and the 40 and 41 around the writer's usual room.
+    let v = variant("canadian").unwrap();
+    let list = |range: std::ops::RangeInclusive<u32>| {
+        range.map(|n| n.to_string()).collect::<Vec<_>>().join(",")
+    };
+    for (fen, written) in [
+        ("W:W7-50:BK70", format!("W:W{}:BK70", list(7..=50))),
+        (
+            "B:WK1-6,7-46:BK72",
+            format!(
+                "B:W{}:BK72",
+                [
+                    (1..=6)
+                        .map(|n| format!("K{n}"))
+                        .collect::<Vec<_>>()
+                        .join(","),
+                    list(7..=46)
+                ]
+                .join(",")
+            ),
+        ),
+        (
+            "W:W7-46:B47-66",
+            format!("W:W{}:B{}", list(7..=46), list(47..=66)),
+        ),
+        (
+            "W:W7-47:B48-66",
+            format!("W:W{}:B{}", list(7..=47), list(48..=66)),
+        ),
+    ] {
+        assert_eq!(v.fen(&v.parse_fen(fen).unwrap()), written, "{fen}");
+    }
+}
+
+#[test]
 fn empty_lists_suffixes_and_trailing_dot() {
     let v = variant("international").unwrap();
     let p = v.parse_fen("W:W:B1").unwrap();
