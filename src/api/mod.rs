@@ -293,6 +293,14 @@ pub fn parse_json_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiErro
             "the request body must be a JSON object ({...})",
         ));
     }
+    // Read without tracking the path first: only a body that fails is read again, with the
+    // path, for the error to name the field at fault.
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    if let Ok(value) = T::deserialize(&mut de) {
+        if de.end().is_ok() {
+            return Ok(value);
+        }
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(crate::errors::json_error)?;
     de.end().map_err(ApiError::malformed_json)?;
