@@ -129,43 +129,108 @@ struct Bare {
 /// The first response head in `buf` with a 4xx/5xx status, `content-length: 0` and no
 /// `content-type` (actix-http writes lower-case header names).
 fn find_bare_error(buf: &[u8]) -> Option<Bare> {
-    let mut from = 0;
-    // Every answer's bytes pass through here: a vectorised substring search, its searcher
-    // built once.
+    // Usually `buf` holds whole answers, one after another: each head is read where it starts
+    // and its body, framed by `content-length`, skipped unread. Anything else (a write that
+    // starts inside a body, a body that goes on past `buf`, an answer to HEAD, which has no
+    // body) is searched from the end of the last head read.
+    let mut at = 0;
+    let mut search = 0;
+    while at < buf.len() {
+        let Some(head) = read_head(&buf[at..]) else {
+            break;
+        };
+        if let Some(bare) = head.bare(at) {
+            return Some(bare);
+        }
+        search = at + head.len;
+        match head.content_length {
+            Some(body) if !head.chunked && body <= buf.len() - search => at = search + body,
+            _ => break,
+        }
+    }
+    if at == buf.len() {
+        return None;
+    }
+    // Every answer's bytes from there pass through here: a vectorised substring search, its
+    // searcher built once.
     static STATUS_LINE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"HTTP/1."));
-    while let Some(at) = STATUS_LINE.find(&buf[from..]) {
-        let start = from + at;
+    let mut from = search;
+    while let Some(found) = STATUS_LINE.find(&buf[from..]) {
+        let start = from + found;
         from = start + 1;
-        let head = &buf[start..];
-        if head.len() < 13 || !matches!(head[7], b'0' | b'1') || head[8] != b' ' {
-            continue;
+        if let Some(bare) = read_head(&buf[start..]).and_then(|h| h.bare(start)) {
+            return Some(bare);
         }
-        let digits = &head[9..12];
-        if !digits.iter().all(u8::is_ascii_digit) || !matches!(digits[0], b'4' | b'5') {
-            continue;
-        }
-        let Some(len) = find(head, b"\r\n\r\n") else {
-            continue;
-        };
-        let fields = &head[..len + 2];
-        if find(fields, b"\r\ncontent-length: 0\r\n").is_none()
-            || find(fields, b"\r\ncontent-type:").is_some()
-        {
-            continue;
-        }
-        let status = digits.iter().fold(0u16, |n, d| n * 10 + (d - b'0') as u16);
-        return Some(Bare {
-            start,
-            end: start + len + 4,
-            status,
-        });
     }
     None
 }
 
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    memchr::memmem::find(hay, needle)
+/// What [`find_bare_error`] needs of a response head.
+struct Head {
+    /// Its length, blank line included.
+    len: usize,
+    status: u16,
+    /// The `content-length` value, when it is a number.
+    content_length: Option<usize>,
+    /// Whether a field is exactly `content-length: 0`.
+    empty: bool,
+    /// Whether it has a `content-type`.
+    typed: bool,
+    /// Whether it has a `transfer-encoding`.
+    chunked: bool,
+}
+
+impl Head {
+    /// The bare error this head is, starting at `start`.
+    fn bare(&self, start: usize) -> Option<Bare> {
+        (self.status >= 400 && self.empty && !self.typed).then_some(Bare {
+            start,
+            end: start + self.len,
+            status: self.status,
+        })
+    }
+}
+
+/// The response head at the start of `buf`, when there is a whole one (lines ending `\r\n`,
+/// then a blank line): `HTTP/1.0` or `HTTP/1.1`, a three-digit status, the fields.
+fn read_head(buf: &[u8]) -> Option<Head> {
+    if buf.len() < 13 || !buf.starts_with(b"HTTP/1.") || !matches!(buf[7], b'0' | b'1') {
+        return None;
+    }
+    let digits = &buf[9..12];
+    if buf[8] != b' ' || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut head = Head {
+        len: 0,
+        status: digits.iter().fold(0u16, |n, d| n * 10 + (d - b'0') as u16),
+        content_length: None,
+        empty: false,
+        typed: false,
+        chunked: false,
+    };
+    // Line by line (a head is a few short lines: a search for each line's end is cheaper
+    // than searches of the whole head for each field wanted).
+    let mut at = memchr::memchr(b'\n', buf)? + 1;
+    loop {
+        let end = at + memchr::memchr(b'\n', &buf[at..])?;
+        let line = buf[at..end].strip_suffix(b"\r")?;
+        if line.is_empty() {
+            head.len = end + 1;
+            return Some(head);
+        }
+        if let Some(value) = line.strip_prefix(b"content-length: ") {
+            head.empty |= value == b"0";
+            if !value.is_empty() && value.len() <= 12 && value.iter().all(u8::is_ascii_digit) {
+                head.content_length =
+                    Some(value.iter().fold(0, |n, d| n * 10 + usize::from(d - b'0')));
+            }
+        }
+        head.typed |= line.starts_with(b"content-type:");
+        head.chunked |= line.starts_with(b"transfer-encoding:");
+        at = end + 1;
+    }
 }
 
 /// The problem document for a bare answer of `status`.
@@ -260,6 +325,67 @@ mod tests {
         let mut two = ours.to_vec();
         two.extend_from_slice(bare);
         assert_eq!(find_bare_error(&two).map(|b| b.start), Some(ours.len()));
+        // An answer whose body holds text like a bare head: the body is not read.
+        let head_like = b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n";
+        let mut answer = format!(
+            "HTTP/1.1 200 OK\r\ncontent-length: {}\r\ncontent-type: text/plain\r\n\r\n",
+            head_like.len() + 2
+        )
+        .into_bytes();
+        answer.extend_from_slice(b"<<");
+        answer.extend_from_slice(head_like);
+        assert_eq!(find_bare_error(&answer), None);
+        let mut then_bare = answer.clone();
+        then_bare.extend_from_slice(bare);
+        assert_eq!(
+            find_bare_error(&then_bare).map(|b| (b.start, b.status)),
+            Some((answer.len(), 431))
+        );
+        // An answer to HEAD: a length but no body; the next head is found all the same.
+        let mut head_answer = b"HTTP/1.1 200 OK\r\ncontent-length: 20\r\n\r\n".to_vec();
+        let at = head_answer.len();
+        head_answer.extend_from_slice(bare);
+        assert_eq!(find_bare_error(&head_answer).map(|b| b.start), Some(at));
+        // A write that starts inside a body (the socket took part of the last one).
+        let mut rest = b"...end of a body\"}".to_vec();
+        rest.extend_from_slice(bare);
+        assert_eq!(
+            find_bare_error(&rest).map(|b| b.start),
+            Some(rest.len() - bare.len())
+        );
+        // A body that goes on past the buffer, then a chunked answer: searched.
+        let mut long = b"HTTP/1.1 200 OK\r\ncontent-length: 9999\r\n\r\n{".to_vec();
+        let at = long.len();
+        long.extend_from_slice(bare);
+        assert_eq!(find_bare_error(&long).map(|b| b.start), Some(at));
+        let mut chunked =
+            b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n".to_vec();
+        let at = chunked.len();
+        chunked.extend_from_slice(bare);
+        assert_eq!(find_bare_error(&chunked).map(|b| b.start), Some(at));
+    }
+
+    #[test]
+    fn reads_heads() {
+        let read = |h: &[u8]| read_head(h).map(|h| (h.len, h.status, h.content_length));
+        let head = b"HTTP/1.1 200 OK\r\ncontent-length: 2751\r\n\r\n";
+        assert_eq!(read(head), Some((head.len(), 200, Some(2751))));
+        assert_eq!(
+            read(b"HTTP/1.1 200 OK\r\ndate: x\r\n\r\nbody"),
+            Some((28, 200, None))
+        );
+        assert_eq!(
+            read(b"HTTP/1.1 200 OK\r\ncontent-length: x\r\n\r\n").map(|h| h.2),
+            Some(None)
+        );
+        assert_eq!(
+            read(b"HTTP/1.1 200 OK\r\ncontent-length: 99999999999999\r\n\r\n").map(|h| h.2),
+            Some(None)
+        );
+        // Not whole: no blank line yet, a line without its `\r`.
+        assert_eq!(read(b"HTTP/1.1 200 OK\r\ncontent-length: 5\r\n"), None);
+        assert_eq!(read(b"HTTP/1.1 200 OK\r\ncontent-length: 5\n\r\n"), None);
+        assert_eq!(read(b"HTTP/2.0 200 OK\r\n\r\n"), None);
     }
 
     #[test]
