@@ -19,6 +19,7 @@ use std::net::TcpListener;
 
 use actix_service::{IntoServiceFactory, ServiceFactoryExt};
 use actix_web::dev::Server;
+use actix_web::http::Method;
 use actix_web::middleware::{Condition, ErrorHandlers};
 use actix_web::{web, App, HttpRequest, HttpResponse};
 use utoipa_swagger_ui::SwaggerUi;
@@ -95,17 +96,17 @@ fn admin_server(addr: &str, config: &Config, shared: Shared) -> std::io::Result<
             .wrap(actix_web::middleware::from_fn(http::frame))
             .service(
                 api::resource("/healthz")
-                    .route(web::get().to(api::health::healthz))
+                    .route(api::on(Method::GET).to(api::health::healthz))
                     .default_service(api::not_allowed(api::GET)),
             )
             .service(
                 api::resource("/readyz")
-                    .route(web::get().to(api::health::readyz))
+                    .route(api::on(Method::GET).to(api::health::readyz))
                     .default_service(api::not_allowed(api::GET)),
             )
             .service(
                 api::resource("/metrics")
-                    .route(web::get().to(metrics::metrics))
+                    .route(api::on(Method::GET).to(metrics::metrics))
                     .default_service(api::not_allowed(api::GET)),
             )
             .default_service(web::to(|req: HttpRequest| async move {
@@ -165,7 +166,7 @@ fn api_server(config: &Config, shared: Shared) -> std::io::Result<(Server, u16)>
             .configure(api::configure)
             .service(
                 api::resource("/metrics")
-                    .route(web::get().to(metrics::metrics))
+                    .route(api::on(Method::GET).to(metrics::metrics))
                     .default_service(api::not_allowed(api::GET)),
             )
             .service(

@@ -14,7 +14,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use actix_web::dev::Payload;
-use actix_web::http::header;
+use actix_web::http::{header, Method};
 use actix_web::{web, FromRequest, HttpRequest};
 use arbiter_rules::{Color, Counters, Position, Status, Variant};
 use serde::de::DeserializeOwned;
@@ -47,52 +47,62 @@ pub fn resource(pattern: &'static str) -> actix_web::Resource {
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
         resource("/v1/variants")
-            .route(web::get().to(variants::list_variants))
+            .route(on(Method::GET).to(variants::list_variants))
             .default_service(not_allowed(GET)),
     )
     // The moves first: the most asked; every pattern with a `{variant}` is matched by a
     // regular expression, in this order, until one matches (they cannot overlap).
     .service(
         resource("/v1/variants/{variant}/moves")
-            .route(web::get().to(moves::get_moves))
-            .route(web::post().to(moves::post_moves))
+            .route(on(Method::GET).to(moves::get_moves))
+            .route(on(Method::POST).to(moves::post_moves))
             .default_service(not_allowed(GET_POST)),
     )
     .service(
         resource("/v1/variants/{variant}")
-            .route(web::get().to(variants::get_variant))
+            .route(on(Method::GET).to(variants::get_variant))
             .default_service(not_allowed(GET)),
     )
     .service(
         resource("/v1/variants/{variant}/diagram")
-            .route(web::get().to(diagram::get_diagram))
+            .route(on(Method::GET).to(diagram::get_diagram))
             .default_service(not_allowed(GET)),
     )
     .service(
         resource("/v1/variants/{variant}/play")
-            .route(web::post().to(play::play))
+            .route(on(Method::POST).to(play::play))
             .default_service(not_allowed(POST)),
     )
     .service(
         resource("/v1/variants/{variant}/judge")
-            .route(web::post().to(judge::judge))
+            .route(on(Method::POST).to(judge::judge))
             .default_service(not_allowed(POST)),
     )
     .service(
         resource("/v1/judge/pdn")
-            .route(web::post().to(pdn::judge_pdn))
+            .route(on(Method::POST).to(pdn::judge_pdn))
             .default_service(not_allowed(POST)),
     )
     .service(
         resource("/healthz")
-            .route(web::get().to(health::healthz))
+            .route(on(Method::GET).to(health::healthz))
             .default_service(not_allowed(GET)),
     )
     .service(
         resource("/readyz")
-            .route(web::get().to(health::readyz))
+            .route(on(Method::GET).to(health::readyz))
             .default_service(not_allowed(GET)),
     );
+}
+
+/// A route for requests of `method` (HEAD comes as GET: see `http::frame`). Its guard only
+/// compares the method: actix-web's own method guards (`web::get()`...) also record, in every
+/// request, each method they were checked against, for an `Allow` header that the resources'
+/// default services ([`not_allowed`]) write themselves.
+pub fn on(method: Method) -> actix_web::Route {
+    web::route().guard(actix_web::guard::fn_guard(move |ctx| {
+        ctx.head().method == method
+    }))
 }
 
 /// A default service answering 405 with `Allow: allow`.
