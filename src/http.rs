@@ -8,6 +8,7 @@
 //! (`"…-br"`, `"…-gz"`); `If-None-Match` is compared on the part before it (the weak
 //! comparison RFC 9110 asks for), so a cache holding either representation revalidates.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::io::Write as _;
@@ -165,12 +166,15 @@ pub async fn frame(
     let log_probes = config.as_ref().is_some_and(|c| c.log_probes);
     let logged = (log_probes || !is_probe(req.path()))
         && tracing::enabled!(target: "arbiter::access", tracing::Level::INFO);
-    let method = if head {
-        "HEAD".to_string()
+    let method: Cow<'static, str> = if head {
+        Cow::Borrowed("HEAD")
     } else {
-        req.method().as_str().to_string()
+        match crate::metrics::method_label(req.method().as_str()) {
+            known if known == req.method().as_str() => Cow::Borrowed(known),
+            _ => Cow::Owned(req.method().as_str().to_string()),
+        }
     };
-    let target = logged.then(|| req.uri().to_string());
+    let target = logged.then(|| target_text(req.uri()));
     req.extensions_mut().insert(RequestId(id.clone()));
     let timeout = config.as_ref().and_then(|c| c.request_timeout);
     // Only needed if the request times out: what its answer needs from the request.
@@ -269,6 +273,15 @@ fn cors_allow_origin(config: &HttpConfig, origin: Option<&HeaderValue>) -> Optio
             let origin = origin?.to_str().ok()?;
             list.iter().any(|o| o == origin).then(|| origin.to_string())
         }
+    }
+}
+
+/// The request target as the client sent it: its path and query (`Uri`'s text, without
+/// going through `fmt` for the usual origin form).
+fn target_text(uri: &actix_web::http::Uri) -> String {
+    match uri.path_and_query() {
+        Some(pq) if uri.scheme().is_none() && uri.authority().is_none() => pq.as_str().to_string(),
+        _ => uri.to_string(),
     }
 }
 
