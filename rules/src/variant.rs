@@ -464,6 +464,14 @@ impl Variant {
         &self.fen_entries
     }
 
+    /// A cell's entry in a FEN list: a comma and the cell's name (`,31`), zero-padded to a
+    /// fixed 8 bytes, and its length: a block that writers copy whole, then cut.
+    #[inline]
+    pub fn fen_entry(&self, cell: usize) -> ([u8; 8], usize) {
+        let (entry, len) = self.fen_entries[cell];
+        (entry, usize::from(len))
+    }
+
     /// Where a cell comes in the documented order of squares: the numeric name on boards
     /// written with numbers; on algebraic boards file by file, each from rank 1 up (a1, a2,
     /// ..., b1, ...), which is the alphabetical order of the names on boards with at most 9

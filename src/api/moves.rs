@@ -243,7 +243,16 @@ impl MovesAnswer {
         out.extend_from_slice(b"\",\"side_to_move\":");
         let _ = serde_json::to_writer(&mut out, &Side::from(self.pos.side()));
         out.extend_from_slice(b",\"status\":");
-        let _ = serde_json::to_writer(&mut out, &self.status);
+        // A position with moves is a game going on: its status written as serde_json would.
+        match &self.status {
+            PositionStatus {
+                state: super::GameState::Ongoing,
+                reason: None,
+            } => out.extend_from_slice(br#"{"state":"ongoing","reason":null}"#),
+            status => {
+                let _ = serde_json::to_writer(&mut out, status);
+            }
+        }
         out.extend_from_slice(b",\"diagram\":\"/v1/variants/");
         json_str_body(&mut out, v.id());
         out.extend_from_slice(b"/diagram?position=");
@@ -321,11 +330,14 @@ fn json_str_body(out: &mut Vec<u8>, text: &str) {
 /// A square's name as a JSON string: it needs no escaping (square names are letters and
 /// digits, checked when a variant is built).
 fn json_name(out: &mut Vec<u8>, v: &Variant, cell: usize) {
-    let name = v.square_str(cell).as_bytes();
-    debug_assert!(name.iter().all(u8::is_ascii_alphanumeric));
-    out.reserve(name.len() + 2);
-    out.push(b'"');
-    out.extend_from_slice(name);
+    // The name's FEN entry (`,31`, padded to 8 bytes) is copied whole, a copy of a fixed size
+    // the compiler writes inline; its comma becomes the opening quote and the padding is cut.
+    let (entry, len) = v.fen_entry(cell);
+    debug_assert!(entry[1..len].iter().all(u8::is_ascii_alphanumeric));
+    let at = out.len();
+    out.extend_from_slice(&entry);
+    out[at] = b'"';
+    out.truncate(at + len);
     out.push(b'"');
 }
 
