@@ -122,6 +122,9 @@ pub async fn read_stream(
         }
         over = n > limit;
     }
+    // A body that comes in one chunk (the usual small one) is kept as it came; only a second
+    // chunk starts a buffer of their concatenation.
+    let mut first: Option<Bytes> = None;
     let mut body = actix_web::web::BytesMut::new();
     let mut seen = 0usize;
     while let Some(chunk) = stream.next().await {
@@ -135,14 +138,22 @@ pub async fn read_stream(
         if seen > limit {
             over = true;
         }
-        if !over {
+        if over {
+            continue;
+        }
+        if let Some(earlier) = first.take() {
+            body.extend_from_slice(&earlier);
+        }
+        if body.is_empty() {
+            first = Some(chunk);
+        } else {
             body.extend_from_slice(&chunk);
         }
     }
     if over || seen > limit {
         return Err(too_large(declared, limit, false));
     }
-    Ok(body.freeze())
+    Ok(first.unwrap_or_else(|| body.freeze()))
 }
 
 /// Undoes `codings` (applied in that order) with the decoded size bounded by `limit`.

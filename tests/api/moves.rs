@@ -53,6 +53,43 @@ async fn post_with_empty_object_missing_body_or_fen_agree_with_get() {
     assert_eq!(get, fen);
 }
 
+/// A body that arrives in several pieces (one read each) is read whole: the same answer as
+/// the body sent at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_sent_in_pieces_is_read_whole() {
+    use std::io::{Read, Write};
+    let app = spawn_app().await;
+    let fen = "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29";
+    let path = "/v1/variants/international/moves";
+    let whole = ok_json(app.post_json(path, &json!({ "position": fen })).await).await;
+    let port: u16 = app.address.rsplit(':').next().unwrap().parse().unwrap();
+    let body = format!(r#"{{"position": "{fen}"}}"#);
+    let answer = tokio::task::spawn_blocking(move || {
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.set_nodelay(true).unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(20)))
+            .unwrap();
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        );
+        s.write_all(head.as_bytes()).unwrap();
+        for piece in [&body[..3], &body[3..20], &body[20..]] {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            s.write_all(piece.as_bytes()).unwrap();
+        }
+        let mut answer = String::new();
+        let _ = s.read_to_string(&mut answer);
+        answer
+    })
+    .await
+    .unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let (_, json_text) = answer.split_once("\r\n\r\n").unwrap();
+    let pieces: serde_json::Value = serde_json::from_str(json_text).unwrap();
+    assert_eq!(pieces, whole);
+}
+
 #[tokio::test]
 async fn get_with_a_fen_in_the_query_string() {
     let app = spawn_app().await;
