@@ -318,6 +318,10 @@ pub fn parse_json_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiErro
 }
 
 fn is_json(content_type: &str) -> bool {
+    // What nearly every client sends.
+    if content_type.eq_ignore_ascii_case("application/json") {
+        return true;
+    }
     let essence = content_type.split(';').next().unwrap_or("").trim();
     let (kind, subtype) = essence.split_once('/').unwrap_or((essence, ""));
     kind.eq_ignore_ascii_case("application")
