@@ -184,7 +184,7 @@ struct Head {
 impl Head {
     /// The bare error this head is, starting at `start`.
     fn bare(&self, start: usize) -> Option<Bare> {
-        (self.status >= 400 && self.empty && !self.typed).then_some(Bare {
+        ((400..600).contains(&self.status) && self.empty && !self.typed).then_some(Bare {
             start,
             end: start + self.len,
             status: self.status,
@@ -386,6 +386,25 @@ mod tests {
         assert_eq!(read(b"HTTP/1.1 200 OK\r\ncontent-length: 5\r\n"), None);
         assert_eq!(read(b"HTTP/1.1 200 OK\r\ncontent-length: 5\n\r\n"), None);
         assert_eq!(read(b"HTTP/2.0 200 OK\r\n\r\n"), None);
+        // Only 4xx and 5xx heads are bare errors.
+        let bare = |h: &[u8]| read_head(h).and_then(|h| h.bare(0)).map(|b| b.status);
+        assert_eq!(
+            bare(b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\n\r\n"),
+            Some(408)
+        );
+        assert_eq!(
+            bare(b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n"),
+            Some(503)
+        );
+        assert_eq!(bare(b"HTTP/1.1 600 X\r\ncontent-length: 0\r\n\r\n"), None);
+        assert_eq!(
+            bare(b"HTTP/1.1 304 Not Modified\r\ncontent-length: 0\r\n\r\n"),
+            None
+        );
+        assert_eq!(
+            bare(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 00\r\n\r\n"),
+            None
+        );
     }
 
     #[test]
