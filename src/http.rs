@@ -8,7 +8,6 @@
 //! (`"…-br"`, `"…-gz"`); `If-None-Match` is compared on the part before it (the weak
 //! comparison RFC 9110 asks for), so a cache holding either representation revalidates.
 
-use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::io::Write as _;
@@ -166,13 +165,11 @@ pub async fn frame(
     let log_probes = config.as_ref().is_some_and(|c| c.log_probes);
     let logged = (log_probes || !is_probe(req.path()))
         && tracing::enabled!(target: "arbiter::access", tracing::Level::INFO);
-    let method: Cow<'static, str> = if head {
-        Cow::Borrowed("HEAD")
+    // A standard method is a constant (its clone allocates nothing).
+    let method = if head {
+        Method::HEAD
     } else {
-        match crate::metrics::method_label(req.method().as_str()) {
-            known if known == req.method().as_str() => Cow::Borrowed(known),
-            _ => Cow::Owned(req.method().as_str().to_string()),
-        }
+        req.method().clone()
     };
     let target = logged.then(|| target_text(req.uri()));
     req.extensions_mut().insert(RequestId(id.clone()));
@@ -205,7 +202,7 @@ pub async fn frame(
                 );
                 if let Some(m) = metrics {
                     m.observe(
-                        crate::metrics::method_label(&method),
+                        crate::metrics::method_label(method.as_str()),
                         route,
                         503,
                         started.elapsed().as_secs_f64(),
