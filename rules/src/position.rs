@@ -101,6 +101,19 @@ pub struct Position {
 }
 
 impl Position {
+    /// `pieces` (by colour, then kind) with `side` to move and nothing else: no king runs,
+    /// no stones in hand, no last moves. Unchecked: [`Variant::position`](crate::Variant::position)
+    /// checks what it is given first.
+    pub(crate) fn of_pieces(side: Color, pieces: [[Bits; KINDS]; 2]) -> Position {
+        Position {
+            pieces,
+            side,
+            king_run: [KingRun::default(); 2],
+            hand: [0; 2],
+            last: [[crate::board::NONE; 2]; 2],
+        }
+    }
+
     /// The side to move.
     pub fn side(&self) -> Color {
         self.side

@@ -372,13 +372,7 @@ impl Variant {
             promotion,
             numbers,
             by_number,
-            start: Position {
-                pieces: Default::default(),
-                side: spec.first,
-                king_run: [KingRun::default(); 2],
-                hand: [0; 2],
-                last: [[crate::board::NONE; 2]; 2],
-            },
+            start: Position::of_pieces(spec.first, Default::default()),
             spec,
         };
         v.start = v
@@ -467,7 +461,7 @@ impl Variant {
     /// A cell's entry in a FEN list: a comma and the cell's name (`,31`), zero-padded to a
     /// fixed 8 bytes, and its length: a block that writers copy whole, then cut.
     #[inline]
-    pub fn fen_entry(&self, cell: usize) -> ([u8; 8], usize) {
+    pub fn fen_entry(&self, cell: usize) -> ([u8; FEN_ENTRY_BYTES], usize) {
         let (entry, len) = self.fen_entries[cell];
         (entry, usize::from(len))
     }
@@ -595,25 +589,13 @@ impl Variant {
                 return None;
             }
         }
-        Some(Position {
-            pieces: sets,
-            side,
-            king_run: [KingRun::default(); 2],
-            hand: [0; 2],
-            last: [[crate::board::NONE; 2]; 2],
-        })
+        Some(Position::of_pieces(side, sets))
     }
 
     /// [`Variant::placed`] piece by piece, in the setup's order: the error names the first
     /// piece at fault.
     fn place_each(&self, side: Color, setup: &Setup) -> Result<Position, PositionError> {
-        let mut p = Position {
-            pieces: Default::default(),
-            side,
-            king_run: [KingRun::default(); 2],
-            hand: [0; 2],
-            last: [[crate::board::NONE; 2]; 2],
-        };
+        let mut p = Position::of_pieces(side, Default::default());
         let mut seen = Bits::EMPTY;
         for &(cell, color, kind) in &setup.pieces {
             // Named only for an error: most positions have none.
