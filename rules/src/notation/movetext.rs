@@ -336,10 +336,53 @@ impl Variant {
         for f in found {
             self.list_one(f, shared(f), &mut list);
         }
-        // The order of `order_key`, compared without building keys: the captured squares
-        // (a list each) only when two moves share their start and end.
-        list.entries.sort_by(|a, b| self.order_cmp(&a.mv, &b.mv));
+        self.sort_entries(&mut list.entries);
         list
+    }
+
+    /// Sorts a list's entries in the order of `order_key` (stably, as
+    /// `sort_by(order_cmp)` would): by a number of the start and end squares and the entry's
+    /// place, then each run of entries sharing their start and end (moves that differ in
+    /// what they capture or whether they crown) by `order_cmp`. Entries are moved once,
+    /// not at every comparison.
+    fn sort_entries(&self, entries: &mut Vec<Entry>) {
+        const ON_STACK: usize = 64;
+        let n = entries.len();
+        if n < 2 {
+            return;
+        }
+        let square = |c| u64::from(self.order_square(c));
+        let key =
+            |i: usize, e: &Entry| (square(e.mv.from) << 48) | (square(e.mv.to) << 32) | i as u64;
+        let mut stack = [0u64; ON_STACK];
+        let mut heap = Vec::new();
+        let keys: &mut [u64] = if n <= ON_STACK {
+            &mut stack[..n]
+        } else {
+            heap.resize(n, 0);
+            &mut heap
+        };
+        for (i, (k, e)) in keys.iter_mut().zip(entries.iter()).enumerate() {
+            *k = key(i, e);
+        }
+        keys.sort_unstable();
+        let index = |k: &u64| (k & u64::from(u32::MAX)) as usize;
+        let mut i = 0;
+        while i < n {
+            let ends = keys[i] >> 32;
+            let run = keys[i..].iter().take_while(|&&k| k >> 32 == ends).count();
+            if run > 1 {
+                // In place order, so a stable sort keeps equal moves as they came.
+                keys[i..i + run]
+                    .sort_by(|a, b| self.order_cmp(&entries[index(a)].mv, &entries[index(b)].mv));
+            }
+            i += run;
+        }
+        if keys.iter().enumerate().all(|(i, k)| index(k) == i) {
+            return; // in order already
+        }
+        let sorted: Vec<Entry> = keys.iter().map(|k| entries[index(k)].clone()).collect();
+        *entries = sorted;
     }
 
     /// `order_key(a).cmp(&order_key(b))`, without a list unless `a` and `b` have the same
