@@ -17,6 +17,24 @@ fn handlers(c: &mut Criterion) {
     let mut group = c.benchmark_group("handlers");
     let start = intl.start();
     group.bench_function("fen/international-start", |b| b.iter(|| intl.fen(&start)));
+    // The FENs of a /moves answer: the position's, then each move's resulting position's.
+    let children: Vec<_> = intl
+        .legal_moves(&start)
+        .expect("moves")
+        .iter()
+        .map(|m| intl.play(&start, m))
+        .collect();
+    group.bench_function("child-fens/international-start", |b| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(4096);
+            let lists = intl.fen_into(&start, &mut out);
+            let parent = out.clone();
+            for child in &children {
+                intl.child_fen_into(&start, &parent, &lists, child, &mut out);
+            }
+            out
+        })
+    });
     // What every request with a position does first.
     group.bench_function("parse-fen/international-start", |b| {
         b.iter(|| intl.parse_fen_counters("W:W31-50:B1-20").expect("fen"))
