@@ -205,9 +205,12 @@ fn api_server(config: &Config, shared: Shared) -> std::io::Result<(Server, u16)>
     let builder = builder.listen("arbiter", listener, move || {
         let graceful = graceful.clone();
         let bare_text = bare_text.clone();
-        let app = make_app()
-            .into_factory()
-            .map_err(|err: actix_web::Error| err.error_response());
+        let app = actix_service::apply(
+            server::BodyAfterHead,
+            make_app()
+                .into_factory()
+                .map_err(|err: actix_web::Error| err.error_response()),
+        );
         let http = actix_http::HttpService::build()
             .keep_alive(keep_alive)
             .client_request_timeout(client_request_timeout)

@@ -90,6 +90,64 @@ async fn a_body_sent_in_pieces_is_read_whole() {
     assert_eq!(pieces, whole);
 }
 
+/// Requests sent back to back on one connection, bodies and all in one write (pipelined):
+/// each is answered, in order, without the client sending anything more. A call whose first
+/// poll waits for its body (`server::BodyAfterHead`) is polled again by itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pipelined_requests_with_bodies_are_all_answered() {
+    use std::io::{Read, Write};
+    let app = spawn_app().await;
+    let port: u16 = app.address.rsplit(':').next().unwrap().parse().unwrap();
+    let path = "/v1/variants/international/moves";
+    let post = |fen: &str| {
+        let body = format!(r#"{{"position": "{fen}"}}"#);
+        format!(
+            "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    let requests = [
+        post("W:W28:B23"),
+        post("W:W31-50:B1-20"),
+        format!("GET {path}?position=B:W28:B23 HTTP/1.1\r\nHost: x\r\n\r\n"),
+        post("B:W28:B23"),
+    ]
+    .concat();
+    let answer = tokio::task::spawn_blocking(move || {
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.set_nodelay(true).unwrap();
+        // A request left waiting would fail the test here rather than hang it.
+        s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        s.write_all(requests.as_bytes()).unwrap();
+        let mut answer = Vec::new();
+        let mut buf = [0u8; 65536];
+        while answer.windows(9).filter(|w| w == b"HTTP/1.1 ").count() < 4 || !answer.ends_with(b"}")
+        {
+            match s.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => answer.extend_from_slice(&buf[..n]),
+            }
+        }
+        String::from_utf8(answer).unwrap()
+    })
+    .await
+    .unwrap();
+    let heads: Vec<&str> = answer
+        .match_indices("HTTP/1.1 ")
+        .map(|(i, _)| &answer[i..i + 12])
+        .collect();
+    assert_eq!(heads, ["HTTP/1.1 200"; 4], "{answer}");
+    let positions: Vec<&str> = answer
+        .match_indices(r#""position":""#)
+        .map(|(i, m)| {
+            let rest = &answer[i + m.len()..];
+            &rest[..rest.find('"').unwrap()]
+        })
+        .collect();
+    assert_eq!(positions, ["W:W28:B23", "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20", "B:W28:B23", "B:W28:B23"], "{answer}");
+}
+
 #[tokio::test]
 async fn get_with_a_fen_in_the_query_string() {
     let app = spawn_app().await;
