@@ -302,6 +302,81 @@ fn rewrite(head: &[u8], status: u16, text: &BareErrorText) -> Vec<u8> {
     out
 }
 
+/// Lets a request's body reach the application before the application first looks at it.
+///
+/// actix-http's dispatcher calls the service as soon as a request head is decoded, and polls
+/// the call once right away, before it decodes the body that usually came in the same read;
+/// the handler then waits for a body that is fed to it a moment later, and the whole
+/// middleware chain is polled a second time to pass it on. For a request with a body, this
+/// transform answers that first poll with "not yet" (and asks to be polled again), so the
+/// chain runs once, after the dispatcher has fed what it read. Nothing waits on the client:
+/// the dispatcher polls the call again in the same turn (and the wake-up asked for covers any
+/// other order), and a body still to come is waited for inside the chain, under its request
+/// timeout, as before.
+pub struct BodyAfterHead;
+
+impl<S> actix_service::Transform<S, actix_http::Request> for BodyAfterHead
+where
+    S: actix_service::Service<actix_http::Request>,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Transform = BodyAfterHeadService<S>;
+    type InitError = ();
+    type Future = std::future::Ready<Result<Self::Transform, ()>>;
+
+    fn new_transform(&self, service: S) -> Self::Future {
+        std::future::ready(Ok(BodyAfterHeadService { service }))
+    }
+}
+
+/// The service of [`BodyAfterHead`].
+pub struct BodyAfterHeadService<S> {
+    service: S,
+}
+
+impl<S> actix_service::Service<actix_http::Request> for BodyAfterHeadService<S>
+where
+    S: actix_service::Service<actix_http::Request>,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = BodyAfterHeadFuture<S::Future>;
+
+    actix_service::forward_ready!(service);
+
+    fn call(&self, mut req: actix_http::Request) -> Self::Future {
+        let body = !matches!(req.payload(), actix_http::Payload::None);
+        BodyAfterHeadFuture {
+            call: self.service.call(req),
+            first: body,
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The call of [`BodyAfterHeadService`]: its first poll, for a request with a body,
+    /// passed over.
+    pub struct BodyAfterHeadFuture<F> {
+        #[pin]
+        call: F,
+        first: bool,
+    }
+}
+
+impl<F: std::future::Future> std::future::Future for BodyAfterHeadFuture<F> {
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let this = self.project();
+        if std::mem::take(this.first) {
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
+        }
+        this.call.poll(cx)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -422,80 +497,5 @@ mod tests {
         let p: serde_json::Value = serde_json::from_str(body).unwrap();
         assert_eq!(p["status"], 400);
         assert_eq!(p["code"], "bad-request");
-    }
-}
-
-/// Lets a request's body reach the application before the application first looks at it.
-///
-/// actix-http's dispatcher calls the service as soon as a request head is decoded, and polls
-/// the call once right away, before it decodes the body that usually came in the same read;
-/// the handler then waits for a body that is fed to it a moment later, and the whole
-/// middleware chain is polled a second time to pass it on. For a request with a body, this
-/// transform answers that first poll with "not yet" (and asks to be polled again), so the
-/// chain runs once, after the dispatcher has fed what it read. Nothing waits on the client:
-/// the dispatcher polls the call again in the same turn (and the wake-up asked for covers any
-/// other order), and a body still to come is waited for inside the chain, under its request
-/// timeout, as before.
-pub struct BodyAfterHead;
-
-impl<S> actix_service::Transform<S, actix_http::Request> for BodyAfterHead
-where
-    S: actix_service::Service<actix_http::Request>,
-{
-    type Response = S::Response;
-    type Error = S::Error;
-    type Transform = BodyAfterHeadService<S>;
-    type InitError = ();
-    type Future = std::future::Ready<Result<Self::Transform, ()>>;
-
-    fn new_transform(&self, service: S) -> Self::Future {
-        std::future::ready(Ok(BodyAfterHeadService { service }))
-    }
-}
-
-/// The service of [`BodyAfterHead`].
-pub struct BodyAfterHeadService<S> {
-    service: S,
-}
-
-impl<S> actix_service::Service<actix_http::Request> for BodyAfterHeadService<S>
-where
-    S: actix_service::Service<actix_http::Request>,
-{
-    type Response = S::Response;
-    type Error = S::Error;
-    type Future = BodyAfterHeadFuture<S::Future>;
-
-    actix_service::forward_ready!(service);
-
-    fn call(&self, mut req: actix_http::Request) -> Self::Future {
-        let body = !matches!(req.payload(), actix_http::Payload::None);
-        BodyAfterHeadFuture {
-            call: self.service.call(req),
-            first: body,
-        }
-    }
-}
-
-pin_project_lite::pin_project! {
-    /// The call of [`BodyAfterHeadService`]: its first poll, for a request with a body,
-    /// passed over.
-    pub struct BodyAfterHeadFuture<F> {
-        #[pin]
-        call: F,
-        first: bool,
-    }
-}
-
-impl<F: std::future::Future> std::future::Future for BodyAfterHeadFuture<F> {
-    type Output = F::Output;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
-        let this = self.project();
-        if std::mem::take(this.first) {
-            cx.waker().wake_by_ref();
-            return Poll::Pending;
-        }
-        this.call.poll(cx)
     }
 }
