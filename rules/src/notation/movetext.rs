@@ -346,37 +346,23 @@ impl Variant {
     /// what they capture or whether they crown) by `order_cmp`. Entries are moved once,
     /// not at every comparison.
     fn sort_entries(&self, entries: &mut Vec<Entry>) {
-        const ON_STACK: usize = 64;
-        let n = entries.len();
-        if n < 2 {
+        if entries.len() < 2 {
             return;
         }
         let square = |c| u64::from(self.order_square(c));
-        let key =
-            |i: usize, e: &Entry| (square(e.mv.from) << 48) | (square(e.mv.to) << 32) | i as u64;
-        let mut stack = [0u64; ON_STACK];
-        let mut heap = Vec::new();
-        let keys: &mut [u64] = if n <= ON_STACK {
-            &mut stack[..n]
-        } else {
-            heap.resize(n, 0);
-            &mut heap
-        };
-        for (i, (k, e)) in keys.iter_mut().zip(entries.iter()).enumerate() {
-            *k = key(i, e);
-        }
+        let mut keys: Vec<u64> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (square(e.mv.from) << 48) | (square(e.mv.to) << 32) | i as u64)
+            .collect();
         keys.sort_unstable();
         let index = |k: &u64| (k & u64::from(u32::MAX)) as usize;
-        let mut i = 0;
-        while i < n {
-            let ends = keys[i] >> 32;
-            let run = keys[i..].iter().take_while(|&&k| k >> 32 == ends).count();
-            if run > 1 {
-                // In place order, so a stable sort keeps equal moves as they came.
-                keys[i..i + run]
-                    .sort_by(|a, b| self.order_cmp(&entries[index(a)].mv, &entries[index(b)].mv));
+        // Moves with the same start and end, in place order: a stable sort keeps equal moves
+        // as they came.
+        for run in keys.chunk_by_mut(|a, b| a >> 32 == b >> 32) {
+            if run.len() > 1 {
+                run.sort_by(|a, b| self.order_cmp(&entries[index(a)].mv, &entries[index(b)].mv));
             }
-            i += run;
         }
         if keys.iter().enumerate().all(|(i, k)| index(k) == i) {
             return; // in order already
