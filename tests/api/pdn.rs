@@ -321,6 +321,17 @@ async fn request_bounds_are_problems() {
     // 200 games are fine.
     let body = judge_text(&app, "", game.repeat(200).into_bytes()).await;
     assert_eq!(body["summary"]["judged"], 200);
+    // Games that a Result tag in lower case ends (the move text ends with the tag's value,
+    // then a game without tags follows) are counted as the games they are: 101 of these
+    // pairs are 202 games (they used to be counted as 101, and all 202 were judged).
+    let pair = "[GameType \"20\"]\n[result \"4-6\"]\n1. 32-28 4-6 1. 33-28 *\n\n";
+    let res = app
+        .post_raw(PATH, Some("text/plain"), pair.repeat(101).into_bytes())
+        .await;
+    let p = problem(res, 422, "too-many-games").await;
+    assert!(p["detail"].as_str().unwrap().contains("202"), "{p}");
+    let body = judge_text(&app, "", pair.repeat(100).into_bytes()).await;
+    assert_eq!(body["summary"]["games"], 200);
 
     // 1 MiB is the body bound of this endpoint: 600 KiB (above the JSON bound) is fine...
     let padded = format!("{{{}}}\n{game}", "x".repeat(600 * 1024));

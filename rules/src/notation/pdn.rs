@@ -99,7 +99,7 @@ pub const RESULTS: [&str; 8] = ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0
 pub struct PdnLimits {
     pub max_plies: usize,
     pub max_tags: usize,
-    /// Longest tag value and move token kept, in bytes (longer ones are cut).
+    /// Longest tag value, move token and terminator kept, in bytes (longer ones are cut).
     pub max_token: usize,
 }
 
@@ -177,11 +177,24 @@ impl<'a> PdnReader<'a> {
         self.text[i..end].to_string()
     }
 
-    /// Keeps the tag whose text (between the brackets) is bytes `[i, j)`. Skimming keeps only
-    /// the `Result` tag (its value can end the move text).
-    fn take_tag(&self, cur: &mut PdnGame, i: usize, j: usize, line: usize, repaired: bool) {
+    /// Keeps the tag whose text (between the brackets) is bytes `[i, j)`, and notes in `ends`
+    /// the value of the game's first `Result` tag (any case, as [`PdnGame::tag`] finds it): a
+    /// move-text token equal to it ends the game. That value is noted whole, whatever the
+    /// limits keep of the tags, so that the games are split the same way with and without
+    /// limits and when only counted. Skimming keeps no tag.
+    fn take_tag(
+        &self,
+        cur: &mut PdnGame,
+        ends: &mut Option<String>,
+        (i, j): (usize, usize),
+        line: usize,
+        repaired: bool,
+    ) {
         let body = &self.text[i..j];
-        if self.skim && !body.trim_start().starts_with("Result") {
+        if ends.is_none() && names_result(body) {
+            *ends = parse_tag(body).map(|(_, value)| value);
+        }
+        if self.skim {
             return;
         }
         if cur.tags.len() >= self.limits.max_tags {
@@ -200,11 +213,8 @@ impl<'a> PdnReader<'a> {
                     }
                     value.truncate(end);
                 }
-                if self.skim && name != "Result" {
-                    return;
-                }
                 cur.tags.push((name, value));
-                if repaired && !self.skim && cur.notes.len() < MAX_NOTES {
+                if repaired && cur.notes.len() < MAX_NOTES {
                     cur.notes.push(PdnNote {
                         kind: PdnNoteKind::TagRepaired,
                         line,
@@ -288,6 +298,8 @@ impl Iterator for PdnReader<'_> {
         // The last token was a move number or a placeholder: a lone '-' now is a placeholder
         // for an unknown move (`1. - - 2. - -`), not a result.
         let mut after_number = false;
+        // The value of the game's first Result tag ([`PdnReader::take_tag`]).
+        let mut ends: Option<String> = None;
         while self.i < len {
             let i = self.i;
             let c = bytes[i];
@@ -388,7 +400,7 @@ impl Iterator for PdnReader<'_> {
                     }
                     self.i = j + 1;
                     tagged = true;
-                    self.take_tag(&mut cur, body_start, j, start_line, repaired);
+                    self.take_tag(&mut cur, &mut ends, (body_start, j), start_line, repaired);
                 }
                 b'{' => {
                     let start_line = self.line;
@@ -459,7 +471,7 @@ impl Iterator for PdnReader<'_> {
                     let j = bare_tag_line(bytes, i).unwrap_or(i);
                     self.i = j + 1;
                     tagged = true;
-                    self.take_tag(&mut cur, i, j, self.line, true);
+                    self.take_tag(&mut cur, &mut ends, (i, j), self.line, true);
                 }
                 _ => {
                     let ends_token = |j: usize| {
@@ -520,12 +532,17 @@ impl Iterator for PdnReader<'_> {
                     // exports' games (an unknown result); some files end the move text with
                     // the Result tag's own value, even when it is no PDN result ("4-6").
                     let as_result = rest.replace(':', "-");
-                    let tag_value = cur.tag("Result").map(str::trim);
+                    let tag_value = ends.as_deref().map(str::trim);
                     if RESULTS.contains(&as_result.as_str())
                         || rest == "-"
                         || tag_value.is_some_and(|r| !r.is_empty() && r == rest)
                     {
-                        cur.terminator = Some(as_result);
+                        // Cut like the tag whose value it can be.
+                        let mut end = as_result.len().min(self.limits.max_token);
+                        while !as_result.is_char_boundary(end) {
+                            end -= 1;
+                        }
+                        cur.terminator = Some(as_result[..end].to_string());
                         return Some(cur);
                     }
                     if rest.chars().all(|c| matches!(c, '!' | '?')) {
@@ -549,6 +566,21 @@ impl Iterator for PdnReader<'_> {
             }
         }
         (!cur.is_empty() || tagged).then_some(cur)
+    }
+}
+
+/// Whether the tag whose text (between the brackets) is `body` is named `Result` as
+/// [`PdnGame::tag`] finds it (any ASCII case, character references decoded), checked without
+/// building the tag.
+fn names_result(body: &str) -> bool {
+    let body = body.trim();
+    let name = &body[..body
+        .find(|c: char| c.is_whitespace() || c == '"')
+        .unwrap_or(body.len())];
+    if name.contains("&#") {
+        decode_references(name).eq_ignore_ascii_case("Result")
+    } else {
+        name.eq_ignore_ascii_case("Result")
     }
 }
 
@@ -804,6 +836,67 @@ mod tests {
         assert_eq!(games[3].terminator.as_deref(), Some("4-6"));
         assert_eq!(games[4].tag("Event"), Some("E"));
         assert_eq!(PdnReader::count_games(text), 5);
+    }
+
+    #[test]
+    fn the_result_tag_ends_a_game_the_same_way_counted_bounded_or_not() {
+        // A game's move text may end with its Result tag's value (`1`, `4-6`: no PDN result),
+        // and another game follow without tags. The tag in any case or with a character
+        // reference (as `tag` finds it), a value longer than the bounded reader keeps, and a
+        // Result tag past its tag limit: every reader must split these texts the same way
+        // (before, counting found 4 games of the first text's 6, and the bounded reader 2 of
+        // the second's 4).
+        let text = "[ResuLt \"1\"]\n[GameType \"20\"]\n1. 32-28 1 1. 31-27 *\n\n\
+                    [&#82;esult \"4-6\"]\n1. 33-28 4-6 1. 33-29 *\n\n\
+                    [result \"0-2\"]\n1. 34-29 0-2 1. 34-30 *\n";
+        let long = "z".repeat(40);
+        let bounded = PdnLimits {
+            max_plies: 10,
+            max_tags: 2,
+            max_token: 8,
+        };
+        let text2 = format!(
+            "[Result \"{long}\"]\n1. 32-28 {long} 1. 31-27 *\n\n[A \"1\"]\n[B \"2\"]\n\
+             [Result \"4-6\"]\n1. 32-28 4-6 1. 33-28 *\n"
+        );
+        // Where each game starts, its plies, and whether a terminator ended it.
+        let split = |r: PdnReader| -> Vec<_> {
+            r.map(|g| (g.line, g.plies, g.terminator.is_some()))
+                .collect()
+        };
+        for (text, limits, n) in [
+            (text, PdnLimits::default(), 6),
+            (text2.as_str(), bounded, 4),
+        ] {
+            let full = split(PdnReader::new(text, PdnLimits::default()));
+            assert_eq!(full.len(), n, "{full:?}");
+            assert_eq!(split(PdnReader::new(text, limits)), full);
+            let mut skim = PdnReader::new(text, PdnLimits::default());
+            skim.skim = true;
+            assert_eq!(split(skim), full);
+            assert_eq!(PdnReader::count_games(text), n);
+        }
+        let full = parse_pdn(text);
+        assert_eq!(full[0].terminator.as_deref(), Some("1"));
+        assert_eq!(full[0].plies, 1);
+        assert_eq!(full[2].terminator.as_deref(), Some("4-6"));
+        assert_eq!(full[2].tag("Result"), Some("4-6"));
+        assert_eq!(full[4].terminator.as_deref(), Some("0-2"));
+        // What the bounded reader keeps of the tags is still cut to its limits.
+        let read: Vec<PdnGame> = PdnReader::new(&text2, bounded).collect();
+        assert_eq!(read[0].tag("Result"), Some("zzzzzzzz"));
+        assert_eq!(read[0].terminator.as_deref(), Some("zzzzzzzz"));
+        assert_eq!(
+            parse_pdn(&text2)[0].terminator.as_deref(),
+            Some(long.as_str())
+        );
+        assert_eq!(read[2].tag("Result"), None);
+        assert_eq!(read[2].terminator.as_deref(), Some("4-6"));
+        assert!(read[2]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("more than 2 tags"));
     }
 
     #[test]
