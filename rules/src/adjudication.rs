@@ -592,9 +592,8 @@ pub fn write_pdn(out: &PdnOut) -> String {
     let v = out.variant;
     let j = out.judgement;
     let mut text = String::new();
-    let rewritten = ["gametype", "variant", "fen", "result"];
     for (name, value) in out.tags {
-        if !rewritten.contains(&name.to_ascii_lowercase().as_str()) {
+        if !crate::notation::pdn::is_setup_tag(name) {
             text.push_str(&format!("[{} \"{}\"]\n", name, tag_value(value)));
         }
     }

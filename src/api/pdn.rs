@@ -40,7 +40,8 @@ pub const MAX_PLIES_PER_GAME: usize = crate::config::MAX_MOVES;
 /// bytes as a unit of engine work).
 pub const BYTES_PER_UNIT: u64 = 8;
 
-/// Most tags kept for one game (a game with more is an `invalid-game-text` entry).
+/// Most tags kept for one game besides its first GameType, Variant, FEN and Result tags (a
+/// game with more is an `invalid-game-text` entry).
 pub const MAX_TAGS_PER_GAME: usize = 100;
 
 /// Longest tag value or move token kept, in bytes (longer ones are cut).

@@ -333,6 +333,30 @@ async fn request_bounds_are_problems() {
     let body = judge_text(&app, "", pair.repeat(100).into_bytes()).await;
     assert_eq!(body["summary"]["games"], 200);
 
+    // 100 tags besides the setup tags are fine, and so is the canonical PDN written for the
+    // game, whose GameType and Result tags are added to them (it used to have 101 tags, one
+    // too many to be read again).
+    let tags: String = (0..100).map(|i| format!("[T{i} \"{i}\"]\n")).collect();
+    let tagged = format!("{tags}[GameType \"20\"]\n[gametype \"25\"]\n1. 32-28 19-23 *\n");
+    let body = judge_text(&app, "?include_pdn=true", tagged.into_bytes()).await;
+    let first = &body["games"][0];
+    assert_eq!(first["outcome"], "judged", "{first}");
+    let pdn = first["pdn"].as_str().unwrap();
+    assert!(pdn.contains("[GameType \"20,"), "{pdn}");
+    assert_eq!(
+        pdn.to_ascii_lowercase().matches("[gametype").count(),
+        1,
+        "{pdn}"
+    );
+    let again = judge_text(&app, "", pdn.as_bytes().to_vec()).await;
+    let again = &again["games"][0];
+    assert_eq!(again["outcome"], "judged", "{again}");
+    assert_eq!(again["final_position"], first["final_position"]);
+    // One tag more is an invalid game text.
+    let more = format!("{tags}[T100 \"x\"]\n1. 32-28 *\n");
+    let body = judge_text(&app, "?variant=international", more.into_bytes()).await;
+    assert_eq!(body["games"][0]["error"]["code"], "invalid-game-text");
+
     // 1 MiB is the body bound of this endpoint: 600 KiB (above the JSON bound) is fine...
     let padded = format!("{{{}}}\n{game}", "x".repeat(600 * 1024));
     let body = judge_text(&app, "", padded.into_bytes()).await;

@@ -98,6 +98,7 @@ pub const RESULTS: [&str; 8] = ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PdnLimits {
     pub max_plies: usize,
+    /// Most tags besides the [`SETUP_TAGS`] (of which the first of each name is kept).
     pub max_tags: usize,
     /// Longest tag value, move token and terminator kept, in bytes (longer ones are cut).
     pub max_token: usize,
@@ -177,29 +178,40 @@ impl<'a> PdnReader<'a> {
         self.text[i..end].to_string()
     }
 
-    /// Keeps the tag whose text (between the brackets) is bytes `[i, j)`, and notes in `ends`
+    /// Keeps the tag whose text (between the brackets) is bytes `[i, j)`, and notes in `seen`
     /// the value of the game's first `Result` tag (any case, as [`PdnGame::tag`] finds it): a
     /// move-text token equal to it ends the game. That value is noted whole, whatever the
     /// limits keep of the tags, so that the games are split the same way with and without
     /// limits and when only counted. Skimming keeps no tag.
+    ///
+    /// `max_tags` bounds the tags other than the [`SETUP_TAGS`]; of those, the first of each
+    /// name is kept (the one [`PdnGame::tag`] finds) and a repeat is not. So a game written
+    /// back with its setup tags rewritten (`adjudication::write_pdn`) is read again within
+    /// the same limits.
     fn take_tag(
         &self,
         cur: &mut PdnGame,
-        ends: &mut Option<String>,
+        seen: &mut TagsSeen,
         (i, j): (usize, usize),
         line: usize,
         repaired: bool,
     ) {
         let body = &self.text[i..j];
-        if ends.is_none() && names_result(body) {
-            *ends = parse_tag(body).map(|(_, value)| value);
+        let name = tag_name(body);
+        if seen.ends.is_none() && name.eq_ignore_ascii_case("Result") {
+            seen.ends = parse_tag(body).map(|(_, value)| value);
         }
         if self.skim {
             return;
         }
-        if cur.tags.len() >= self.limits.max_tags {
+        let setup = is_setup_tag(&name);
+        if setup && cur.tag(&name).is_some() {
+            return;
+        }
+        if !setup && seen.ordinary >= self.limits.max_tags {
             cur.error.get_or_insert(format!(
-                "line {line}: more than {} tags in one game",
+                "line {line}: more than {} tags in one game (besides GameType, Variant, FEN \
+                 and Result)",
                 self.limits.max_tags
             ));
             return;
@@ -214,6 +226,7 @@ impl<'a> PdnReader<'a> {
                     value.truncate(end);
                 }
                 cur.tags.push((name, value));
+                seen.ordinary += usize::from(!setup);
                 if repaired && cur.notes.len() < MAX_NOTES {
                     cur.notes.push(PdnNote {
                         kind: PdnNoteKind::TagRepaired,
@@ -298,8 +311,8 @@ impl Iterator for PdnReader<'_> {
         // The last token was a move number or a placeholder: a lone '-' now is a placeholder
         // for an unknown move (`1. - - 2. - -`), not a result.
         let mut after_number = false;
-        // The value of the game's first Result tag ([`PdnReader::take_tag`]).
-        let mut ends: Option<String> = None;
+        // What the game's tags said so far ([`PdnReader::take_tag`]).
+        let mut seen = TagsSeen::default();
         while self.i < len {
             let i = self.i;
             let c = bytes[i];
@@ -400,7 +413,7 @@ impl Iterator for PdnReader<'_> {
                     }
                     self.i = j + 1;
                     tagged = true;
-                    self.take_tag(&mut cur, &mut ends, (body_start, j), start_line, repaired);
+                    self.take_tag(&mut cur, &mut seen, (body_start, j), start_line, repaired);
                 }
                 b'{' => {
                     let start_line = self.line;
@@ -471,7 +484,7 @@ impl Iterator for PdnReader<'_> {
                     let j = bare_tag_line(bytes, i).unwrap_or(i);
                     self.i = j + 1;
                     tagged = true;
-                    self.take_tag(&mut cur, &mut ends, (i, j), self.line, true);
+                    self.take_tag(&mut cur, &mut seen, (i, j), self.line, true);
                 }
                 _ => {
                     let ends_token = |j: usize| {
@@ -532,7 +545,7 @@ impl Iterator for PdnReader<'_> {
                     // exports' games (an unknown result); some files end the move text with
                     // the Result tag's own value, even when it is no PDN result ("4-6").
                     let as_result = rest.replace(':', "-");
-                    let tag_value = ends.as_deref().map(str::trim);
+                    let tag_value = seen.ends.as_deref().map(str::trim);
                     if RESULTS.contains(&as_result.as_str())
                         || rest == "-"
                         || tag_value.is_some_and(|r| !r.is_empty() && r == rest)
@@ -569,18 +582,36 @@ impl Iterator for PdnReader<'_> {
     }
 }
 
-/// Whether the tag whose text (between the brackets) is `body` is named `Result` as
-/// [`PdnGame::tag`] finds it (any ASCII case, character references decoded), checked without
-/// building the tag.
-fn names_result(body: &str) -> bool {
+/// The tags that say what a game is and how it ended: a writer of canonical PDN
+/// (`adjudication::write_pdn`) rewrites these and keeps the others as they are.
+pub const SETUP_TAGS: [&str; 4] = ["GameType", "Variant", "FEN", "Result"];
+
+/// Whether `name` is one of the [`SETUP_TAGS`] (any ASCII case, as [`PdnGame::tag`] finds
+/// tags).
+pub fn is_setup_tag(name: &str) -> bool {
+    SETUP_TAGS.iter().any(|t| t.eq_ignore_ascii_case(name))
+}
+
+/// What the reader notes of a game's tags as it reads them ([`PdnReader::take_tag`]).
+#[derive(Default)]
+struct TagsSeen {
+    /// The value of the game's first Result tag, whole.
+    ends: Option<String>,
+    /// The tags kept besides the [`SETUP_TAGS`].
+    ordinary: usize,
+}
+
+/// The name of the tag whose text (between the brackets) is `body`, as [`parse_tag`] reads
+/// it (character references decoded), found without building the tag.
+fn tag_name(body: &str) -> std::borrow::Cow<'_, str> {
     let body = body.trim();
     let name = &body[..body
         .find(|c: char| c.is_whitespace() || c == '"')
         .unwrap_or(body.len())];
     if name.contains("&#") {
-        decode_references(name).eq_ignore_ascii_case("Result")
+        decode_references(name).into()
     } else {
-        name.eq_ignore_ascii_case("Result")
+        name.into()
     }
 }
 
@@ -843,7 +874,7 @@ mod tests {
         // A game's move text may end with its Result tag's value (`1`, `4-6`: no PDN result),
         // and another game follow without tags. The tag in any case or with a character
         // reference (as `tag` finds it), a value longer than the bounded reader keeps, and a
-        // Result tag past its tag limit: every reader must split these texts the same way
+        // game with more tags than it keeps: every reader must split these texts the same way
         // (before, counting found 4 games of the first text's 6, and the bounded reader 2 of
         // the second's 4).
         let text = "[ResuLt \"1\"]\n[GameType \"20\"]\n1. 32-28 1 1. 31-27 *\n\n\
@@ -856,7 +887,7 @@ mod tests {
             max_token: 8,
         };
         let text2 = format!(
-            "[Result \"{long}\"]\n1. 32-28 {long} 1. 31-27 *\n\n[A \"1\"]\n[B \"2\"]\n\
+            "[Result \"{long}\"]\n1. 32-28 {long} 1. 31-27 *\n\n[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n\
              [Result \"4-6\"]\n1. 32-28 4-6 1. 33-28 *\n"
         );
         // Where each game starts, its plies, and whether a terminator ended it.
@@ -890,13 +921,42 @@ mod tests {
             parse_pdn(&text2)[0].terminator.as_deref(),
             Some(long.as_str())
         );
-        assert_eq!(read[2].tag("Result"), None);
+        assert_eq!(read[2].tag("Result"), Some("4-6"));
         assert_eq!(read[2].terminator.as_deref(), Some("4-6"));
         assert!(read[2]
             .error
             .as_deref()
             .unwrap()
             .contains("more than 2 tags"));
+    }
+
+    #[test]
+    fn setup_tags_are_kept_once_and_not_counted_against_the_tag_limit() {
+        let limits = PdnLimits {
+            max_plies: 10,
+            max_tags: 2,
+            max_token: 64,
+        };
+        // Two ordinary tags (the limit), the four setup tags, repeats of two of them.
+        let text = "[A \"1\"]\n[GameType \"20\"]\n[B \"2\"]\n[variant \"x\"]\n[FEN \"W:W31:B1\"]\n\
+                    [Result \"1-0\"]\n[gametype \"25\"]\n[Result \"0-1\"]\n1. 31-26 1-0\n\n\
+                    [A \"1\"]\n[B \"2\"]\n[GameType \"20\"]\n[C \"3\"]\n1. 31-26 *\n";
+        let games: Vec<PdnGame> = PdnReader::new(text, limits).collect();
+        assert_eq!(games.len(), 2);
+        let g = &games[0];
+        assert!(g.error.is_none(), "{g:?}");
+        assert_eq!(g.tags.len(), 6);
+        assert_eq!(g.tag("GameType"), Some("20"));
+        assert_eq!(g.tag("Result"), Some("1-0"));
+        assert_eq!(g.tag("Variant"), Some("x"));
+        // A third ordinary tag is one too many, wherever the setup tags are.
+        assert!(games[1]
+            .error
+            .as_deref()
+            .unwrap()
+            .starts_with("line 14: more than 2 tags in one game"));
+        assert_eq!(games[1].tag("GameType"), Some("20"));
+        assert!(is_setup_tag("fen") && is_setup_tag("RESULT") && !is_setup_tag("Event"));
     }
 
     #[test]
