@@ -171,11 +171,7 @@ impl<'a> PdnReader<'a> {
 
     /// Bytes `[i, j)` as a string, cut to `max` bytes (at a character boundary).
     fn slice(&self, i: usize, j: usize, max: usize) -> String {
-        let mut end = j.min(i.saturating_add(max));
-        while !self.text.is_char_boundary(end) {
-            end -= 1;
-        }
-        self.text[i..end].to_string()
+        cut(&self.text[i..j], max).to_string()
     }
 
     /// Keeps the tag whose text (between the brackets) is bytes `[i, j)`, and notes in `seen`
@@ -218,13 +214,7 @@ impl<'a> PdnReader<'a> {
         }
         match parse_tag(body) {
             Some((name, mut value)) => {
-                if value.len() > self.limits.max_token {
-                    let mut end = self.limits.max_token;
-                    while !value.is_char_boundary(end) {
-                        end -= 1;
-                    }
-                    value.truncate(end);
-                }
+                value.truncate(cut(&value, self.limits.max_token).len());
                 cur.tags.push((name, value));
                 seen.ordinary += usize::from(!setup);
                 if repaired && cur.notes.len() < MAX_NOTES {
@@ -243,6 +233,15 @@ impl<'a> PdnReader<'a> {
             }
         }
     }
+}
+
+/// `text` cut to at most `max` bytes, at a character boundary.
+fn cut(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// The `]` that ends the line holding bytes `[from, newline)`, if the line ends with one
@@ -551,11 +550,7 @@ impl Iterator for PdnReader<'_> {
                         || tag_value.is_some_and(|r| !r.is_empty() && r == rest)
                     {
                         // Cut like the tag whose value it can be.
-                        let mut end = as_result.len().min(self.limits.max_token);
-                        while !as_result.is_char_boundary(end) {
-                            end -= 1;
-                        }
-                        cur.terminator = Some(as_result[..end].to_string());
+                        cur.terminator = Some(cut(&as_result, self.limits.max_token).to_string());
                         return Some(cur);
                     }
                     if rest.chars().all(|c| matches!(c, '!' | '?')) {
@@ -565,13 +560,8 @@ impl Iterator for PdnReader<'_> {
                     if self.skim || cur.moves.len() >= self.limits.max_plies {
                         continue;
                     }
-                    let mut end = rest.len().min(self.limits.max_token);
-                    while !rest.is_char_boundary(end) {
-                        end -= 1;
-                    }
-                    let text = rest[..end].to_string();
                     cur.moves.push(PdnMove {
-                        text,
+                        text: cut(rest, self.limits.max_token).to_string(),
                         number,
                         line: self.line,
                     });
