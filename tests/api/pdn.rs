@@ -135,6 +135,22 @@ async fn tags_comments_variations_nags_and_strengths_are_read() {
         g[2]["final_position"].as_str().unwrap().chars().next(),
         Some('W')
     );
+
+    // Tag values are PDN strings: `\\` is a backslash and `\"` a quote, so a value may end
+    // in a backslash and a tag may follow on the same line; the canonical PDN written for the
+    // game escapes them again and reads back to the same tags.
+    let text = "[Event \"C:\\\\games\\\\\"] [Site \"the \\\"Old\\\" Hall\"]\n[GameType \"20\"]\n\
+                1. 32-28 19-23 *\n";
+    let body = judge_text(&app, "?include_pdn=true", text.as_bytes().to_vec()).await;
+    let g = &body["games"][0];
+    assert_eq!(g["tags"]["Event"], "C:\\games\\", "{g}");
+    assert_eq!(g["tags"]["Site"], "the \"Old\" Hall", "{g}");
+    let pdn = g["pdn"].as_str().unwrap();
+    assert!(pdn.starts_with("[Event \"C:\\\\games\\\\\"]\n"), "{pdn}");
+    let again = judge_text(&app, "", pdn.as_bytes().to_vec()).await;
+    assert_eq!(again["games"][0]["tags"]["Event"], g["tags"]["Event"]);
+    assert_eq!(again["games"][0]["tags"]["Site"], g["tags"]["Site"]);
+    assert_eq!(again["games"][0]["plies"], 2);
 }
 
 #[tokio::test]

@@ -244,6 +244,11 @@ fn cut(text: &str, max: usize) -> &str {
     &text[..end]
 }
 
+/// Whether byte `j` starts one of the two escapes of a PDN string, `\"` and `\\`.
+fn is_escape(bytes: &[u8], j: usize) -> bool {
+    bytes[j] == b'\\' && matches!(bytes.get(j + 1), Some(b'"' | b'\\'))
+}
+
 /// The `]` that ends the line holding bytes `[from, newline)`, if the line ends with one
 /// (after spaces, tabs, carriage returns or a literal `\\r`).
 fn bracket_ending_line(bytes: &[u8], from: usize, newline: usize) -> Option<usize> {
@@ -280,7 +285,7 @@ fn bare_tag_line(bytes: &[u8], i: usize) -> Option<usize> {
     }
     j += 1;
     while j < len && bytes[j] != b'"' && bytes[j] != b'\n' {
-        j += 1;
+        j += if is_escape(bytes, j) { 2 } else { 1 };
     }
     if bytes.get(j) != Some(&b'"') || bytes.get(j + 1) != Some(&b']') {
         return None;
@@ -383,7 +388,13 @@ impl Iterator for PdnReader<'_> {
                     }
                     let body_start = j;
                     while j < len && (in_quotes || bytes[j] != b']') {
-                        if bytes[j] == b'"' && bytes[j - 1] != b'\\' {
+                        // `\"` and `\\` are a quote and a backslash (PDN follows PGN's
+                        // strings): neither opens nor closes a value.
+                        if is_escape(bytes, j) {
+                            j += 2;
+                            continue;
+                        }
+                        if bytes[j] == b'"' {
                             in_quotes = !in_quotes;
                         }
                         if bytes[j] == b'\n' {
@@ -617,8 +628,24 @@ fn parse_tag(body: &str) -> Option<(String, String)> {
     }
     let rest = body[name_len..].trim();
     let value = if let Some(inner) = rest.strip_prefix('"') {
+        // Up to the last quote: a quote inside that is not escaped (`"The "Big" Open"`, as
+        // some files have it) is part of the value.
         let inner = inner.strip_suffix('"').unwrap_or(inner);
-        inner.replace("\\\"", "\"").replace("\\\\", "\\")
+        let mut value = String::with_capacity(inner.len());
+        let mut chars = inner.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.clone().next() {
+                    Some(e @ ('"' | '\\')) => {
+                        value.push(e);
+                        chars.next();
+                    }
+                    _ => value.push(c),
+                },
+                _ => value.push(c),
+            }
+        }
+        value
     } else {
         rest.to_string()
     };
@@ -947,6 +974,34 @@ mod tests {
             .starts_with("line 14: more than 2 tags in one game"));
         assert_eq!(games[1].tag("GameType"), Some("20"));
         assert!(is_setup_tag("fen") && is_setup_tag("RESULT") && !is_setup_tag("Event"));
+    }
+
+    #[test]
+    fn tag_values_read_pdn_string_escapes() {
+        // `\\` is a backslash and `\"` a quote: a value ending in a backslash ends at its
+        // closing quote, and the next tag on the line is a tag of its own.
+        let text = "[Event \"C:\\\\\"] [Site \"a \\\"b\\\" c\"]\n\
+                    Annotator \"x\\\\\"]\n[Round \"The \"Big\" Open\"]\n[Result \"2-0\"]\n\
+                    1. 32-28 2-0\n";
+        let games = parse_pdn(text);
+        assert_eq!(games.len(), 1);
+        let g = &games[0];
+        assert!(g.error.is_none(), "{g:?}");
+        assert_eq!(g.tag("Event"), Some("C:\\"));
+        assert_eq!(g.tag("Site"), Some("a \"b\" c"));
+        // A line that lost its '[' is read with the same escapes.
+        assert_eq!(g.tag("Annotator"), Some("x\\"));
+        // A quote left unescaped inside a value stays in it, as before.
+        assert_eq!(g.tag("Round"), Some("The \"Big\" Open"));
+        assert_eq!(g.tag("Result"), Some("2-0"));
+        assert_eq!(g.moves.len(), 1);
+        assert!(
+            g.notes
+                .iter()
+                .all(|n| n.kind != PdnNoteKind::TagRepaired || n.text.starts_with("Annotator")),
+            "{:?}",
+            g.notes
+        );
     }
 
     #[test]
