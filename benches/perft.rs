@@ -68,6 +68,21 @@ fn move_generation(c: &mut Criterion) {
     c.bench_function("describe_moves/international-ambiguous", |b| {
         b.iter(|| v.describe_moves(&pos).expect("moves"))
     });
+    // Many capture moves, each reached by many routes (64,590 routes, 3,677 moves): finding
+    // a route's move among those already found must not grow with their number.
+    let v = arbiter_rules::variant("gothic").expect("variant");
+    let pos = v
+        .parse_fen(
+            "B:W1,2,K64,36,38,23,13,K3,24,K45,31,7,25,51,K59,53,29,K33,K50,56,6,39,K61,43,\
+             K37,K35,21,47:BK62,K54,K15,K63,K16,K34,K52",
+        )
+        .expect("fen");
+    let mut group = c.benchmark_group("legal_moves");
+    group.sample_size(10);
+    group.bench_function("gothic-3677-moves", |b| {
+        b.iter(|| v.legal_moves(&pos).expect("moves"))
+    });
+    group.finish();
 }
 
 criterion_group!(benches, perft_start, perft_general, move_generation);

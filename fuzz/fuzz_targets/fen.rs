@@ -10,7 +10,7 @@
 
 #![no_main]
 
-use arbiter_fuzz::{budget, fen_after_reads_back, pick_variant, reads_back};
+use arbiter_fuzz::{budget, fen_after_reads_back, pick_variant, reads_back, BUDGET};
 use arbiter_rules::gen::generate_paths;
 use arbiter_rules::{Budget, Color, Kind, Variant};
 use libfuzzer_sys::fuzz_target;
@@ -35,7 +35,8 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(again, pos, "{}: {fen} does not round-trip", v.id());
     assert_eq!(v.fen(&again), fen);
 
-    let Ok(moves) = v.legal_moves_within(&pos, &budget()) else {
+    let spent = budget();
+    let Ok(moves) = v.legal_moves_within(&pos, &spent) else {
         return;
     };
     // A budget stops work; it never changes the answer.
@@ -81,8 +82,10 @@ fuzz_target!(|data: &[u8]| {
         );
         fen_after_reads_back(v, &pos, d);
     }
-    // Reading move text costs a generation each: check the first few moves only.
-    for d in described.iter().take(8) {
+    // Reading move text costs a generation each: check the first few moves only, fewer
+    // when a generation is long (a few thousand moves: each read is one more).
+    let reads = (4 * BUDGET / spent.used().max(1)).clamp(1, 8) as usize;
+    for d in described.iter().take(reads) {
         reads_back(v, &pos, d, &d.notation);
         reads_back(v, &pos, d, &d.long);
     }

@@ -9,7 +9,12 @@
 //! also keeps, for each move, its canonical route (the PDN route with the smallest list of
 //! square numbers) and whether any of its routes is named by a move text; routes are looked at
 //! one by one as the search completes them and never stored, so memory stays one route per
-//! move. Without `ROUTES` the search allocates nothing.
+//! move. Without `ROUTES` the search allocates nothing while a position has few moves; past
+//! [`INDEX_FROM`] moves it indexes them in a hash table, so that finding a route's move costs
+//! the same however many moves there are (a scan of the list would make the work grow with
+//! routes × moves, beyond what the budget counts).
+
+use std::collections::HashMap;
 
 use crate::bits::Bits;
 use crate::board::{Board, Dir, DirSet};
@@ -47,6 +52,39 @@ impl std::fmt::Display for GenError {
 }
 
 impl std::error::Error for GenError {}
+
+/// Moves found before a route's move is looked up in a hash table instead of the list: a
+/// scan of a few moves is cheaper than hashing, and real positions have few.
+pub(crate) const INDEX_FROM: usize = 32;
+
+/// What makes two moves one ([`Move::same_identity`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Identity {
+    from: u8,
+    to: u8,
+    becomes: Kind,
+    captured: Bits,
+}
+
+impl Identity {
+    #[inline(always)]
+    fn of(m: &Move) -> Identity {
+        Identity {
+            from: m.from,
+            to: m.to,
+            becomes: m.becomes,
+            captured: m.captured,
+        }
+    }
+}
+
+/// The moves of `out` by identity, once there are [`INDEX_FROM`]; the first `indexed` of
+/// them are in the table (the others are added at the next lookup).
+#[derive(Default)]
+struct MoveIndex {
+    table: HashMap<Identity, u32>,
+    indexed: usize,
+}
 
 /// What a capture sequence has taken so far.
 #[derive(Clone, Copy, Default)]
@@ -135,6 +173,9 @@ pub(crate) struct Search<'a, const ROUTES: bool> {
     /// Collapse routes with the same identity into one move (the default); without it every
     /// complete route is a separate entry (the "keep duplicates" perft convention).
     pub(crate) dedup: bool,
+    /// `out` by identity, once it holds `index_from` moves ([`INDEX_FROM`]; tests lower it).
+    index: Option<MoveIndex>,
+    index_from: usize,
 }
 
 impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
@@ -168,6 +209,8 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             out,
             track: None,
             dedup: true,
+            index: None,
+            index_from: INDEX_FROM,
         }
     }
 
@@ -501,6 +544,20 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         key
     }
 
+    /// Where `m`'s move is in `out`, if it is there.
+    #[inline(always)]
+    fn find(&mut self, m: &Move) -> Option<usize> {
+        if self.out.len() < self.index_from {
+            return self.out.iter().position(|o| o.same_identity(m));
+        }
+        let ix = self.index.get_or_insert_with(MoveIndex::default);
+        for (i, o) in self.out.iter().enumerate().skip(ix.indexed) {
+            ix.table.insert(Identity::of(o), i as u32);
+        }
+        ix.indexed = self.out.len();
+        ix.table.get(&Identity::of(m)).map(|&i| i as usize)
+    }
+
     #[inline(always)]
     fn record(&mut self, to: usize, becomes: Kind, seq: Seq) {
         let key = self.key(&seq);
@@ -510,6 +567,10 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         if key > self.best {
             self.best = key;
             self.out.clear();
+            if let Some(ix) = self.index.as_mut() {
+                ix.table.clear();
+                ix.indexed = 0;
+            }
             if let Some((_, rs)) = self.track.as_mut() {
                 rs.routes.clear();
                 rs.keys.clear();
@@ -527,7 +588,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             self.out.push(m);
             return;
         }
-        let found = self.out.iter().position(|o| o.same_identity(&m));
+        let found = self.find(&m);
         if !ROUTES {
             if found.is_none() {
                 self.out.push(m);
@@ -573,5 +634,117 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
                 rs.named.push(named);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::variants;
+    use crate::variant::Variant;
+
+    /// The moves, canonical routes and named flags of the capture search of `pos`, with the
+    /// hash table used from move `index_from` on.
+    fn search(v: &Variant, pos: &Position, index_from: usize) -> (Vec<Move>, Vec<Route>) {
+        let budget = Budget::new(2_000_000);
+        let mut out = Vec::new();
+        let plain = {
+            let mut s = Search::<false>::new(
+                v.board(),
+                v.rules(),
+                v.promotion(pos.side()),
+                pos,
+                crate::gen::DEFAULT_CAPTURE_LIMIT,
+                &budget,
+                &mut out,
+            );
+            s.index_from = index_from;
+            s.run(pos).map(|_| ())
+        };
+        let mut routed = Vec::new();
+        let mut rs = RouteState::default();
+        let budget = Budget::new(2_000_000);
+        let with_routes = {
+            let mut s = Search::<true>::new(
+                v.board(),
+                v.rules(),
+                v.promotion(pos.side()),
+                pos,
+                crate::gen::DEFAULT_CAPTURE_LIMIT,
+                &budget,
+                &mut routed,
+            )
+            .with_notation(
+                Notation {
+                    numbers: v.numbers(),
+                    text: None,
+                    partly: false,
+                },
+                &mut rs,
+            );
+            s.index_from = index_from;
+            s.run(pos).map(|_| ())
+        };
+        if plain.is_err() || with_routes.is_err() {
+            return (Vec::new(), Vec::new());
+        }
+        assert_eq!(out, routed, "{}: {}", v.id(), v.fen(pos));
+        (out, rs.routes)
+    }
+
+    /// The hash table finds a route's move where the scan of the list does, also when a
+    /// route with a better precedence key empties the list: the same moves in the same order,
+    /// and the same canonical routes, on the positions of random games and king-rich random
+    /// placements of every variant.
+    #[test]
+    fn the_move_index_finds_what_the_scan_finds() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut below = |n: usize| {
+            seed ^= seed >> 12;
+            seed ^= seed << 25;
+            seed ^= seed >> 27;
+            (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) % n as u64) as usize
+        };
+        let mut compared = 0;
+        for v in variants() {
+            let mut positions = Vec::new();
+            let mut pos = v.start();
+            for _ in 0..60 {
+                positions.push(pos);
+                let moves = v.legal_moves(&pos).unwrap_or_default();
+                if moves.is_empty() {
+                    break;
+                }
+                pos = v.play(&pos, &moves[below(moves.len())]);
+            }
+            let cells: Vec<usize> = v.board().cells().iter().collect();
+            for _ in 0..60 {
+                let mut lists = [Vec::new(), Vec::new()];
+                for (i, &cell) in cells.iter().enumerate() {
+                    if below(5) < 2 {
+                        let color = usize::from(i % 3 != 0);
+                        let prefix =
+                            if below(3) == 0 || v.promotion(Color::BOTH[color]).contains(cell) {
+                                "K"
+                            } else {
+                                ""
+                            };
+                        lists[color].push(format!("{prefix}{}", v.square_name(cell)));
+                    }
+                }
+                let fen = format!("W:W{}:B{}", lists[0].join(","), lists[1].join(","));
+                if let Ok(p) = v.parse_fen(&fen) {
+                    positions.push(p);
+                }
+            }
+            for pos in &positions {
+                let scanned = search(v, pos, usize::MAX);
+                let indexed = search(v, pos, 0);
+                assert_eq!(scanned.0, indexed.0, "{}: {}", v.id(), v.fen(pos));
+                assert_eq!(scanned.1, indexed.1, "{}: {}", v.id(), v.fen(pos));
+                compared += usize::from(!scanned.0.is_empty());
+            }
+        }
+        assert!(compared > 1000, "{compared} positions with captures");
     }
 }
