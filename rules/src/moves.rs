@@ -66,11 +66,29 @@ impl Move {
     /// Same start, end, captured set and resulting kind.
     #[inline(always)]
     pub fn same_identity(&self, other: &Move) -> bool {
-        self.from == other.from
-            && self.to == other.to
-            && self.becomes == other.becomes
-            && self.captured == other.captured
+        self.identity() == other.identity()
     }
+
+    /// What identifies the move ([`Move::same_identity`]), as a key for a hash table.
+    #[inline(always)]
+    pub(crate) fn identity(&self) -> Identity {
+        Identity {
+            from: self.from,
+            to: self.to,
+            becomes: self.becomes,
+            captured: self.captured,
+        }
+    }
+}
+
+/// A move's start, end, resulting kind and captured set: two moves with the same identity are
+/// one move ([`Move::identity`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Identity {
+    from: u8,
+    to: u8,
+    becomes: Kind,
+    captured: Bits,
 }
 
 /// One jump of a capture route.

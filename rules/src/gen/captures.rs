@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use crate::bits::Bits;
 use crate::board::{Board, Dir, DirSet};
 use crate::budget::Budget;
-use crate::moves::{Jump, Move, Route};
+use crate::moves::{Identity, Jump, Move, Route};
 use crate::position::{Color, Kind, Position};
 use crate::rules::{Landing, MidCapturePromotion, Precedence, Reach, Removal, Rules};
 
@@ -55,28 +55,7 @@ impl std::error::Error for GenError {}
 
 /// Moves found before a route's move is looked up in a hash table instead of the list: a
 /// scan of a few moves is cheaper than hashing, and real positions have few.
-pub(crate) const INDEX_FROM: usize = 32;
-
-/// What makes two moves one ([`Move::same_identity`]).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct Identity {
-    from: u8,
-    to: u8,
-    becomes: Kind,
-    captured: Bits,
-}
-
-impl Identity {
-    #[inline(always)]
-    fn of(m: &Move) -> Identity {
-        Identity {
-            from: m.from,
-            to: m.to,
-            becomes: m.becomes,
-            captured: m.captured,
-        }
-    }
-}
+const INDEX_FROM: usize = 32;
 
 /// The moves of `out` by identity, once there are [`INDEX_FROM`]; the first `indexed` of
 /// them are in the table (the others are added at the next lookup).
@@ -552,10 +531,10 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         }
         let ix = self.index.get_or_insert_with(MoveIndex::default);
         for (i, o) in self.out.iter().enumerate().skip(ix.indexed) {
-            ix.table.insert(Identity::of(o), i as u32);
+            ix.table.insert(o.identity(), i as u32);
         }
         ix.indexed = self.out.len();
-        ix.table.get(&Identity::of(m)).map(|&i| i as usize)
+        ix.table.get(&m.identity()).map(|&i| i as usize)
     }
 
     #[inline(always)]
@@ -643,48 +622,38 @@ mod tests {
     use crate::catalogue::variants;
     use crate::variant::Variant;
 
-    /// The moves, canonical routes and named flags of the capture search of `pos`, with the
-    /// hash table used from move `index_from` on.
+    /// A capture search of `pos` into `out`, with the hash table used from move `index_from`
+    /// on.
+    fn searcher<'a, const ROUTES: bool>(
+        v: &'a Variant,
+        pos: &Position,
+        budget: &'a Budget,
+        out: &'a mut Vec<Move>,
+        index_from: usize,
+    ) -> Search<'a, ROUTES> {
+        let promo = v.promotion(pos.side());
+        let limit = crate::gen::DEFAULT_CAPTURE_LIMIT;
+        let mut s = Search::new(v.board(), v.rules(), promo, pos, limit, budget, out);
+        s.index_from = index_from;
+        s
+    }
+
+    /// The moves and canonical routes of the capture search of `pos` (with and without
+    /// routes, which must find the same moves), the hash table used from move `index_from`
+    /// on; nothing when the search needs more than its budget.
     fn search(v: &Variant, pos: &Position, index_from: usize) -> (Vec<Move>, Vec<Route>) {
-        let budget = Budget::new(2_000_000);
-        let mut out = Vec::new();
-        let plain = {
-            let mut s = Search::<false>::new(
-                v.board(),
-                v.rules(),
-                v.promotion(pos.side()),
-                pos,
-                crate::gen::DEFAULT_CAPTURE_LIMIT,
-                &budget,
-                &mut out,
-            );
-            s.index_from = index_from;
-            s.run(pos).map(|_| ())
-        };
-        let mut routed = Vec::new();
+        let (budget, mut out) = (Budget::new(2_000_000), Vec::new());
+        let plain = searcher::<false>(v, pos, &budget, &mut out, index_from).run(pos);
+        let (budget, mut routed) = (Budget::new(2_000_000), Vec::new());
         let mut rs = RouteState::default();
-        let budget = Budget::new(2_000_000);
-        let with_routes = {
-            let mut s = Search::<true>::new(
-                v.board(),
-                v.rules(),
-                v.promotion(pos.side()),
-                pos,
-                crate::gen::DEFAULT_CAPTURE_LIMIT,
-                &budget,
-                &mut routed,
-            )
-            .with_notation(
-                Notation {
-                    numbers: v.numbers(),
-                    text: None,
-                    partly: false,
-                },
-                &mut rs,
-            );
-            s.index_from = index_from;
-            s.run(pos).map(|_| ())
+        let notation = Notation {
+            numbers: v.numbers(),
+            text: None,
+            partly: false,
         };
+        let with_routes = searcher::<true>(v, pos, &budget, &mut routed, index_from)
+            .with_notation(notation, &mut rs)
+            .run(pos);
         if plain.is_err() || with_routes.is_err() {
             return (Vec::new(), Vec::new());
         }
