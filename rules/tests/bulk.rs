@@ -8,21 +8,8 @@ use std::collections::BTreeSet;
 use arbiter_rules::gen::bulk;
 use arbiter_rules::{perft, perft_general, variants, Color, Kind, Move, Position, Variant};
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+mod common;
+use common::Rng;
 
 fn identities(moves: &[Move]) -> BTreeSet<String> {
     moves

@@ -8,21 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use arbiter_rules::gen::generate_paths;
 use arbiter_rules::{variant, variants, Budget, Color, GenError, Kind, Move, Position, Variant};
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+mod common;
+use common::Rng;
 
 /// Work allowed per position (positions that need more are skipped).
 const UNITS: u64 = 3_000_000;

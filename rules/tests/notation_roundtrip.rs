@@ -8,23 +8,8 @@
 
 use arbiter_rules::{variant, variants, Budget, DescribedMove, Move, Position, Variant};
 
-/// xorshift64*: a small, seeded generator (no dependency).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+mod common;
+use common::Rng;
 
 /// The text forms of a move that must read back as that move.
 fn forms(v: &Variant, d: &DescribedMove, rng: &mut Rng) -> Vec<String> {
