@@ -2,11 +2,11 @@
 """Writes the seed inputs of the fuzz corpora (fuzz/corpus/<target>/seed-*).
 
 Seeds come from the project's own data: the rule cases (rules/tests/data/cases/*.txt), the FENs
-of the tests, the PDN files of tests/data/pdn and a few small games of shared/data/pdn, and the
-request bodies of the README. The committed corpora are these seeds plus what fuzzing found,
+of the tests, the PDN files of tests/data/pdn and a few small games of each real game record in
+tests/data/games, and the request bodies of the README. The committed corpora are these seeds plus what fuzzing found,
 minimised with `cargo fuzz cmin`; run this again (then cmin) to re-seed after adding data.
 
-Usage: python3 fuzz/seeds.py [PATH_TO_SHARED_PDN]   (default: ../shared/data/pdn beside the repo)
+Usage: python3 fuzz/seeds.py [PATH_TO_GAMES]   (default: tests/data/games)
 """
 
 import glob
@@ -127,10 +127,13 @@ def games(data):
     return out
 
 
-def pdn_seeds(shared):
+def pdn_seeds(real_games):
     for path in glob.glob(os.path.join(ROOT, "tests/data/pdn/*.pdn")):
         write("pdn", open(path, "rb").read())
-    for path in sorted(glob.glob(os.path.join(shared, "*/*.pdn"))):
+    paths = sorted(glob.glob(os.path.join(real_games, "*/*.pdn")))
+    if not paths:
+        sys.exit(f"no PDN files under {real_games}")
+    for path in paths:
         kept = 0
         for g in games(open(path, "rb").read()):
             if kept == 2:
@@ -172,9 +175,8 @@ def json_seeds():
 
 
 if __name__ == "__main__":
-    shared = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "data",
-                                                                  "pdn")
+    real_games = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "tests", "data", "games")
     fen_and_move_seeds()
     piece_seeds()
-    pdn_seeds(shared)
+    pdn_seeds(real_games)
     json_seeds()

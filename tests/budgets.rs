@@ -1,5 +1,5 @@
 //! The default work budgets are set from measurements: every real game of
-//! `../shared/data/pdn/` (judged as `/judge` does) and every 200-game slice of each file (judged
+//! `tests/data/games/` (judged as `/judge` does) and every 200-game slice of each file (judged
 //! as `/v1/judge/pdn` does) must need at most a tenth of its budget, and the heaviest requests
 //! an attacker can send must hit the budget instead of running for seconds.
 
@@ -16,11 +16,14 @@ use arbiter_rules::{variant, Budget};
 const MARGIN: u64 = 10;
 
 fn pdn_files() -> Vec<(String, PathBuf)> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pdn");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/games");
+    let dirs = std::fs::read_dir(&root).unwrap_or_else(|e| {
+        panic!(
+            "{}: the real game records are missing (see tests/data/games/README.md): {e}",
+            root.display()
+        )
+    });
     let mut out = Vec::new();
-    let Ok(dirs) = std::fs::read_dir(&root) else {
-        return out;
-    };
     for d in dirs.flatten().filter(|d| d.path().is_dir()) {
         let folder = d.file_name().to_string_lossy().to_string();
         for f in std::fs::read_dir(d.path()).unwrap().flatten() {
@@ -36,10 +39,7 @@ fn pdn_files() -> Vec<(String, PathBuf)> {
 #[test]
 fn real_games_fit_the_budgets_with_a_wide_margin() {
     let files = pdn_files();
-    if files.is_empty() {
-        eprintln!("../shared/data/pdn not found; skipped");
-        return;
-    }
+    assert!(!files.is_empty(), "tests/data/games holds no PDN file");
     let (mut heaviest_game, mut heaviest_slice) = ((0u64, String::new()), (0u64, String::new()));
     let (mut units, mut games) = (0u64, 0usize);
     let started = Instant::now();
@@ -93,7 +93,7 @@ fn real_games_fit_the_budgets_with_a_wide_margin() {
     );
 }
 
-/// The attacks of the hostile-load issue are stopped by the budget, quickly.
+/// Hostile requests (the heaviest we know) are stopped by the budget, quickly.
 #[test]
 fn heavy_requests_hit_the_budget() {
     let frisian = "W:WK2:BK3,K7,K8,K9,K12,K17,K18,K19,K20,K21,K24,K28,K29,K33,K35,K36,K38,K39,K41,K42,K44,K45,K49";

@@ -1,11 +1,11 @@
-//! Real game records (`../shared/data/pdn/`, public tournament files, described game by game
-//! in that folder's README): every game must be read, at least 99.5 % of the games that have
+//! Real game records (`tests/data/games/` at the workspace root, public tournament files whose
+//! sources and faults its README describes): every game must be read, at least 99.5 % of the games that have
 //! moves must replay without an illegal move, the only illegal moves allowed are the record
 //! errors that README documents, and a game the rules decide must never contradict its declared
 //! result, read in the result convention the README documents for its file. Each kind of
 //! record warning is shown on a real game where one exists.
 //!
-//! The tests are skipped (with a message) when the folder is absent.
+//! A missing folder fails the test.
 
 use std::path::PathBuf;
 
@@ -15,11 +15,16 @@ use arbiter_rules::adjudication::{
 use arbiter_rules::notation::pdn::parse_pdn;
 use arbiter_rules::{variant, Budget, RecordWarning, Verdict, WarningKind};
 
-fn folder(name: &str) -> Option<PathBuf> {
+fn folder(name: &str) -> PathBuf {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/data/pdn")
+        .join("../tests/data/games")
         .join(name);
-    p.is_dir().then_some(p)
+    assert!(
+        p.is_dir(),
+        "{}: the real game records are missing (see tests/data/games/README.md)",
+        p.display()
+    );
+    p
 }
 
 /// One game of a file.
@@ -52,15 +57,20 @@ impl Game {
 }
 
 /// Every game of a folder, judged under `id` with the convention `convention(file)`.
-fn games(name: &str, id: &str, convention: impl Fn(&str) -> ResultConvention) -> Option<Vec<Game>> {
-    let dir = folder(name)?;
+fn games(name: &str, id: &str, convention: impl Fn(&str) -> ResultConvention) -> Vec<Game> {
+    let dir = folder(name);
     let v = variant(id).unwrap();
-    let mut files: Vec<_> = std::fs::read_dir(dir)
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "pdn"))
         .collect();
     files.sort();
+    assert!(
+        !files.is_empty(),
+        "{name}: no PDN file in {}",
+        dir.display()
+    );
     let mut out = Vec::new();
     for path in files {
         let file = path.file_name().unwrap().to_string_lossy().to_string();
@@ -82,7 +92,7 @@ fn games(name: &str, id: &str, convention: impl Fn(&str) -> ResultConvention) ->
             });
         }
     }
-    Some(out)
+    out
 }
 
 /// The result convention the data README documents for a file: White's score first in the
@@ -111,10 +121,7 @@ fn check(
     without_moves: usize,
     record_errors: &[(&str, usize)],
 ) {
-    let Some(games) = games(name, id, documented) else {
-        eprintln!("../shared/data/pdn/{name} not found; skipped");
-        return;
-    };
+    let games = games(name, id, documented);
     assert_eq!(games.len(), total, "{name}: games read");
     let with_moves: Vec<&Game> = games.iter().filter(|g| g.has_moves).collect();
     assert_eq!(
@@ -184,7 +191,7 @@ fn international_games() {
 
 #[test]
 fn english_games() {
-    // g541: "the record is wrong, probably 28-32" (data README, findings about the records).
+    // g541: "the record is wrong, probably 28-32" (tests/data/games/README.md).
     check(
         "english",
         "english",
@@ -216,14 +223,12 @@ fn brazilian_and_frisian_games() {
     check("frisian", "frisian", 14, 0, &[]);
 }
 
-// Result conventions (data README, "Result conventions met in these files").
+// Result conventions (tests/data/games/README.md, "Result conventions").
 
 #[test]
 fn english_files_disagree_on_whose_score_comes_first() {
-    let Some(first) = games("english", "english", |_| ResultConvention::FirstMover) else {
-        return;
-    };
-    let white = games("english", "english", |_| ResultConvention::WhiteFirst).unwrap();
+    let first = games("english", "english", |_| ResultConvention::FirstMover);
+    let white = games("english", "english", |_| ResultConvention::WhiteFirst);
     let disagreeing = |gs: &[Game], file: &str| -> (usize, usize) {
         let decided: Vec<&Game> = gs
             .iter()
@@ -275,9 +280,7 @@ fn english_files_disagree_on_whose_score_comes_first() {
 
 #[test]
 fn ambiguous_short_captures_are_resolved_by_the_rest_of_the_game() {
-    let Some(gs) = games("english", "english", documented) else {
-        return;
-    };
+    let gs = games("english", "english", documented);
     // The games 56 and 89 (0-based; g57 and g90 of the file): 10x26 and 32x7 each
     // match two captures, and only one keeps the rest of the example legal.
     for (g, ply, text) in [(57, 37, "10x26"), (90, 22, "32x7")] {
@@ -292,9 +295,7 @@ fn ambiguous_short_captures_are_resolved_by_the_rest_of_the_game() {
             w[0].reading.clone().unwrap()
         );
     }
-    let Some(gs) = games("international", "international", documented) else {
-        return;
-    };
+    let gs = games("international", "international", documented);
     // The two ambiguous captures of schildpad the data README counts.
     let n: usize = gs
         .iter()
@@ -306,9 +307,7 @@ fn ambiguous_short_captures_are_resolved_by_the_rest_of_the_game() {
 
 #[test]
 fn an_ambiguity_the_game_does_not_resolve_is_reported() {
-    let Some(gs) = games("italian", "italian", documented) else {
-        return;
-    };
+    let gs = games("italian", "italian", documented);
     // The one ambiguous capture the data README counts in Campionato Assoluto 2005 (g46,
     // 3x26): both readings keep the game legal and undecided.
     let all: Vec<(&Game, &RecordWarning)> = gs
@@ -330,9 +329,7 @@ fn an_ambiguity_the_game_does_not_resolve_is_reported() {
 
 #[test]
 fn russian_file_forms_naming_two_pieces() {
-    let Some(gs) = games("russian", "russian", documented) else {
-        return;
-    };
+    let gs = games("russian", "russian", documented);
     // hg7 in g2 of the 1998 world championship: from h6 or h8; only h8-g7 keeps it legal.
     let g = find(&gs, "pcheckers_World_Championship_1998.pdn", 2);
     let w = g.warnings(WarningKind::AmbiguousMoveResolved);
@@ -342,9 +339,7 @@ fn russian_file_forms_naming_two_pieces() {
 
 #[test]
 fn text_glued_to_a_move() {
-    let Some(gs) = games("english", "english", documented) else {
-        return;
-    };
+    let gs = games("english", "english", documented);
     // g693 (London 1992, Tinsley - Chinook) ends in "26-22Whiteoversteppedthetime...".
     let g = find(&gs, "checkerboard_tinsley.pdn", 693);
     let w = g.warnings(WarningKind::TextAfterMove);
@@ -357,9 +352,7 @@ fn text_glued_to_a_move() {
 
 #[test]
 fn an_incomplete_long_form() {
-    let Some(gs) = games("international", "international", documented) else {
-        return;
-    };
+    let gs = games("international", "international", documented);
     // g40 ply 97: 15x33x31 gives some intermediate squares only (data README).
     let g = find(&gs, "brunogui_29eme_Open_d_Avignon_2014.pdn", 40);
     let w = g.warnings(WarningKind::IncompleteRoute);
@@ -374,9 +367,7 @@ fn an_incomplete_long_form() {
 
 #[test]
 fn playstrategy_english_games_in_rotated_algebraic_squares_with_split_captures() {
-    let Some(gs) = games("english", "english", documented) else {
-        return;
-    };
+    let gs = games("english", "english", documented);
     let ps: Vec<&Game> = gs
         .iter()
         .filter(|g| g.file == "py-draughts_playstrategy_american.pdn")
@@ -420,9 +411,7 @@ fn playstrategy_english_games_in_rotated_algebraic_squares_with_split_captures()
 
 #[test]
 fn a_token_that_is_no_move() {
-    let Some(gs) = games("international", "international", documented) else {
-        return;
-    };
+    let gs = games("international", "international", documented);
     // g4: "9n" instead of "9." (data README).
     let g = find(&gs, "pcheckers_prof2.pdn", 4);
     let w = g.warnings(WarningKind::NotAMove);
@@ -432,7 +421,8 @@ fn a_token_that_is_no_move() {
 
 #[test]
 fn repaired_tags_unknown_moves_and_conflicting_results() {
-    if let Some(gs) = games("international", "international", documented) {
+    {
+        let gs = games("international", "international", documented);
         // An "Event" line that lost its '[' after a literal \r (ChapionnatSurinam2025 g11).
         let g = find(&gs, "brunogui_ChapionnatSurinam2025.pdn", 11);
         assert_eq!(g.warnings(WarningKind::TagRepaired).len(), 1);
@@ -452,7 +442,8 @@ fn repaired_tags_unknown_moves_and_conflicting_results() {
             .count();
         assert_eq!(conflicts, 2);
     }
-    if let Some(gs) = games("russian", "russian", documented) {
+    {
+        let gs = games("russian", "russian", documented);
         // Placeholders "1. - - 2. - -" where the moves are unknown: abatsiev g36 and g142, and
         // the same game in the Cyrillic file (g36).
         let unknown: Vec<String> = gs
