@@ -62,7 +62,7 @@ fn perft_general(c: &mut Criterion) {
 }
 
 fn move_generation(c: &mut Criterion) {
-    // A middle-game position with kings and captures (diagonal.md §6.4 example).
+    // A middle-game position with kings and captures (PDN 3.0's capture disambiguation example).
     let v = arbiter_rules::variant("international").expect("variant");
     let pos = v.parse_fen("W:WK47:B14,19,29,31,42").expect("fen");
     c.bench_function("describe_moves/international-ambiguous", |b| {

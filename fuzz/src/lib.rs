@@ -145,7 +145,7 @@ pub const POSITIONS: &[(&str, &str)] = &[
     ("thai", "B:W18:B15"),
     ("thai", "B:W7:B10"),
     ("thai", "B:W1:BK29"),
-    // The variants added since (issues 10, 11, 14): start positions and distinctive rules.
+    // The other variants: start positions and distinctive rules.
     ("frysk", ""),
     ("breakthrough", "W:W9:B45"),
     (

@@ -1,13 +1,13 @@
-//! Draw rules as data (`diagonal.md` §4): which counters a variant keeps, their limits, and
-//! what resets them. The judge ([`crate::outcome`]) evaluates them in the variant's order,
-//! after the "no legal move" rule.
+//! Draw rules as data (FMJD art. 6, FMJD-64 art. 7.2, WCDF, FPD, FID...): which counters a
+//! variant keeps, their limits, and what resets them. The judge ([`crate::outcome`]) evaluates
+//! them in the variant's order, after the "no legal move" rule.
 //!
 //! All limits are in plies: the federations' "N moves" means N moves by each player, 2N plies.
 
 use crate::position::{Color, Kind, Position};
 use crate::variant::Variant;
 
-/// The stable reason codes of the draw rules (`diagonal.md` §4.12).
+/// The stable reason codes of the draw rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DrawCode {
     Repetition,
@@ -246,7 +246,7 @@ pub(crate) fn endgame_holds(v: &Variant, pos: &Position, kind: &DrawKind) -> boo
     })
 }
 
-// The rule sets of `diagonal.md` §4, shared by the variants that use them.
+// The federations' rule sets, shared by the variants that use them.
 
 const STRONG_3: &[Material] = &[
     Material::exactly(3, 0),
@@ -274,7 +274,7 @@ fn repetition(occurrences: u8, claim: bool, text: &'static str) -> DrawRule {
     }
 }
 
-/// FMJD Annex 1 Art. 6 (International; the recommended set for Canadian), §4.1.
+/// FMJD Annex 1 Art. 6 (International; the set windames.free.fr gives for Canadian).
 pub fn fmjd() -> Vec<DrawRule> {
     vec![
         repetition(3, false, "FMJD 6.1."),
@@ -315,7 +315,7 @@ pub fn fmjd() -> Vec<DrawRule> {
     ]
 }
 
-/// Killer draughts (`more.md` §3, decided in rules/README): FMJD 6.1 and 6.2 only.
+/// Killer draughts (as Scan plays it): FMJD 6.1 and 6.2 only, no endgame counts.
 pub fn killer() -> Vec<DrawRule> {
     vec![
         repetition(3, false, "FMJD 6.1."),
@@ -333,7 +333,7 @@ pub fn killer() -> Vec<DrawRule> {
     ]
 }
 
-/// FMJD-64 7.2.3-7.2.8 (Russian; Brazilian by default), §4.2.
+/// FMJD-64 7.2.3-7.2.8 (Russian; Brazilian by default, as on lidraughts).
 pub fn fmjd64() -> Vec<DrawRule> {
     vec![
         repetition(3, false, "FMJD-64 7.2.3."),
@@ -412,7 +412,7 @@ pub fn fmjd64() -> Vec<DrawRule> {
     ]
 }
 
-/// WCDF (English; also Checkers, Paraszt and Pool), §4.4.
+/// WCDF (English; also Checkers, Paraszt and Pool).
 pub fn wcdf() -> Vec<DrawRule> {
     vec![
         repetition(
@@ -434,7 +434,7 @@ pub fn wcdf() -> Vec<DrawRule> {
     ]
 }
 
-/// Czech rules (also Corner, One-way, Parachute), §4.5.
+/// Czech rules (FMJD's brief rules of Czech draughts; also Corner, One-way, Parachute).
 pub fn czech() -> Vec<DrawRule> {
     vec![
         repetition(3, true, "Czech rules: threefold repetition when claimed."),
@@ -451,7 +451,7 @@ pub fn czech() -> Vec<DrawRule> {
     ]
 }
 
-/// Italian (FID, as encoded by dctl), §4.6.
+/// Italian (FID, as encoded by dctl).
 pub fn italian() -> Vec<DrawRule> {
     vec![
         repetition(
@@ -472,7 +472,7 @@ pub fn italian() -> Vec<DrawRule> {
     ]
 }
 
-/// Portuguese (FPD 2021 as implemented by strategygames), §4.7.
+/// Portuguese (FPD 2021 as implemented by strategygames).
 pub fn portuguese() -> Vec<DrawRule> {
     vec![
         repetition(3, true, "FPD 3.2.c: consecutive or not, on claim."),
@@ -500,12 +500,12 @@ pub fn portuguese() -> Vec<DrawRule> {
     ]
 }
 
-/// Repetition only (Thai, anti variants), §4.9, §4.11.
+/// Repetition only (Thai, anti variants; lidraughts' Antidraughts).
 pub fn repetition_only(text: &'static str) -> Vec<DrawRule> {
     vec![repetition(3, false, text)]
 }
 
-/// Frisian (lidraughts), §4.10.
+/// Frisian (lidraughts).
 pub fn frisian() -> Vec<DrawRule> {
     vec![
         repetition(3, false, "Threefold repetition."),

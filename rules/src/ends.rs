@@ -227,8 +227,8 @@ pub fn decide(
     })
 }
 
-/// Turkish (`other.md` §1, decided in rules/README): one king against one man wins for the
-/// king's side, one king against one king is a draw.
+/// Turkish (the Polish article "Warcaby ortogonalne 8×8", newer Wikipedia): one king against
+/// one man wins for the king's side, one king against one king is a draw.
 pub fn lone_pieces(king_vs_man: &'static str, king_vs_king: &'static str) -> Vec<EndRule> {
     vec![
         EndRule {
@@ -253,7 +253,7 @@ pub fn first_king_wins(text: &'static str) -> Vec<EndRule> {
     }]
 }
 
-/// Seth (`other.md` §8): the first side to occupy its goal point wins.
+/// Seth ("Dámajátékok Hétpróbára"): the first side to occupy its goal point wins.
 pub fn occupy_goal(goals: [&'static str; 2], text: &'static str) -> Vec<EndRule> {
     vec![EndRule {
         code: EndCode::GoalReached,
@@ -262,7 +262,7 @@ pub fn occupy_goal(goals: [&'static str; 2], text: &'static str) -> Vec<EndRule>
     }]
 }
 
-/// The drop games (`other.md` §9–11): a side without stones loses (`ALL_CAPTURED`), and a side
+/// The drop games (Markus Salo's rules): a side without stones loses (`ALL_CAPTURED`), and a side
 /// that moves its last stone onto the goal point wins (`LAST_STONE_ON_GOAL`).
 pub fn last_stone_goal(goal: &'static str, all: &'static str, last: &'static str) -> Vec<EndRule> {
     vec![
@@ -279,8 +279,8 @@ pub fn last_stone_goal(goal: &'static str, all: &'static str, last: &'static str
     ]
 }
 
-/// Hageby (`other.md` §9): as [`last_stone_goal`], and a position where neither side can move
-/// but pass is a draw (`BOTH_BLOCKED`).
+/// Hageby (Salo's Zillions rules file): as [`last_stone_goal`], and a position where neither
+/// side can move but pass is a draw (`BOTH_BLOCKED`).
 pub fn last_stone_goal_or_blocked(
     goal: &'static str,
     all: &'static str,

@@ -1,7 +1,7 @@
 //! Moves.
 //!
 //! A move is identified by its start, its end, the set of pieces it captures and what the
-//! moving piece becomes (§1.2 of the rules): two capture routes with the same identity are one
+//! moving piece becomes (PDN 3.0): two capture routes with the same identity are one
 //! move. The route itself is not part of the move; the search keeps one canonical route per
 //! move for notation, and reads move text against every route as it finds them
 //! ([`names_route`]).
@@ -108,9 +108,9 @@ pub struct Route {
     pub jumps: Vec<Jump>,
 }
 
-/// The PDN squares of a capture route (`diagonal.md` §6.4) into `out` (cleared first): the
-/// start, then for every jump but the last the square where the piece turns or, going straight
-/// on, the square right behind the captured piece, then the end.
+/// The PDN squares of a capture route (PDN 3.0, capture disambiguation) into `out` (cleared
+/// first): the start, then for every jump but the last the square where the piece turns or,
+/// going straight on, the square right behind the captured piece, then the end.
 pub fn pdn_squares(board: &Board, from: usize, jumps: &[Jump], out: &mut Vec<usize>) {
     out.clear();
     pdn_squares_onto(board, from, jumps, out);

@@ -1,8 +1,9 @@
 //! End of game and draw rules: the judge's core.
 //!
-//! Evaluation order (`diagonal.md` §4.0): after each move, first the variant's end rules
-//! ([`crate::ends`]: Breakthrough's first king), then whether the side to move has a legal
-//! move (none: the game is won or, in anti variants, lost), then the draw rules. Draws by
+//! Evaluation order (a game won on the board is won before any draw count): after each move,
+//! first the variant's end rules ([`crate::ends`]: Breakthrough's first king), then whether the
+//! side to move has a legal move (none: the game is won or, in anti variants, lost), then the
+//! draw rules. Draws by
 //! agreement, resignation and time are outside the rules.
 
 use std::collections::HashMap;
@@ -32,7 +33,7 @@ pub enum Reason {
 }
 
 impl Reason {
-    /// The stable reason code (`diagonal.md` §4.12).
+    /// The stable reason code.
     pub fn code(self) -> &'static str {
         match self {
             Reason::NoLegalMoves => "NO_LEGAL_MOVES",
@@ -362,7 +363,7 @@ pub fn judge_within<S: AsRef<str>>(
     })
 }
 
-/// Whether the game is over in `pos` (§4.0: the end rules and a side without moves first,
+/// Whether the game is over in `pos` (the end rules and a side without moves first,
 /// then draws).
 pub(crate) fn end_state(
     variant: &Variant,

@@ -1,5 +1,5 @@
 //! Perft: the number of leaf positions `depth` plies below a position, counting one move per
-//! move identity (the "drop duplicates" convention of `diagonal.md` §5). Draw rules are
+//! move identity (the "drop duplicates" convention of dctl's perft tables). Draw rules are
 //! ignored, as in every published table.
 
 use crate::budget::Budget;

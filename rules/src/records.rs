@@ -1100,8 +1100,9 @@ mod tests {
 
     #[test]
     fn an_incomplete_long_form_is_read_as_the_one_route_through_its_squares() {
-        // diagonal.md §6.4: 47x24x36 is not a PDN long form (it leaves out 38 and 13), so the
-        // strict reading refuses it; a record names the capture 47x38x24x13x36 with it.
+        // PDN 3.0, capture disambiguation: 47x24x36 is not a PDN long form (it leaves out 38
+        // and 13), so the strict reading refuses it; a record names the capture 47x38x24x13x36
+        // with it.
         let v = variant("international").unwrap();
         let pos = v.parse_fen("W:WK47:B14,19,29,31,42").unwrap();
         assert!(v.parse_move(&pos, "47x24x36").is_err());

@@ -1,4 +1,4 @@
-//! Rulesets as declarative values: the parameters P1–P14 of `diagonal.md` §1.
+//! Rulesets as declarative values: the parameters in which the federations' rules differ.
 //!
 //! A variant's behaviour is entirely described by a [`Rules`] value: what each kind of piece
 //! may do (directions, range, landing, whom it may capture), when captured pieces are removed,
@@ -62,7 +62,7 @@ pub struct PieceRules {
     pub after_capture: Kind,
     /// The killer rule (P8, Killer draughts): when the last piece this flying piece captures
     /// in a move is a king, it must stop on the square right behind that king. A landing from
-    /// which the capture can go on is still compulsory (§1.1 rule 6), so the rule only picks
+    /// which the capture can go on is still compulsory (captures go on), so the rule only picks
     /// the landing square of the last jump. No effect on short-range pieces.
     pub halt_behind_last_king: bool,
 }
@@ -101,7 +101,7 @@ pub enum MidCapturePromotion {
     KingContinue,
 }
 
-/// One step of the capture-precedence key (P11, `diagonal.md` §1.3). Sequences are compared
+/// One step of the capture-precedence key (as dctl's rule traits order it). Sequences are compared
 /// on these keys in order; only those with the largest key are legal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Precedence {
@@ -196,7 +196,8 @@ pub struct Rules {
     /// point. 0: no drops.
     pub stones_in_hand: u8,
     /// The game's first drop may not go on the goal point (the point of the
-    /// `LAST_STONE_ON_GOAL` end rule): Salo's rules for Hageby and Lahti, not the seed's.
+    /// `LAST_STONE_ON_GOAL` end rule): Salo's rules for Hageby and Lahti, not the Hungarian
+    /// booklet's.
     pub first_drop_off_goal: bool,
     /// A man on its far rank makes no more non-capturing moves, only captures (Alquerque: a
     /// stone that has reached the opponent's base line). Used where men are never crowned.

@@ -21,7 +21,7 @@ pub enum PromotionSquares {
     Squares([&'static [&'static str]; 2]),
 }
 
-/// How results are written in PDN (§6.6).
+/// How results are written in PDN (PDN 3.0 result types).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ResultStyle {
     /// `1-0`, `0-1`, `1/2-1/2`.

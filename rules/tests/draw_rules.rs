@@ -1,9 +1,9 @@
-//! Draw rules of every rule set (`diagonal.md` §4), game by game.
+//! Draw rules of every rule set (FMJD art. 6, FMJD-64 art. 7.2, WCDF, FPD, FID...), game by game.
 //!
 //! Every game is built here from a hand-drawn geometry, written in algebraic coordinates
 //! (a1 = White's bottom-left corner) and converted to each variant's square numbers with the
-//! tables of `diagonal.md` §6.2 (the conversion is written below, independently of the
-//! engine). The expected verdict, reason and ply come from the rule text (§4), never from
+//! layouts of the PDN 3.0 GameTypes (the conversion is written below, independently of the
+//! engine). The expected verdict, reason and ply come from the rule text, never from
 //! running the engine: the engine only tells whether the moves are legal (a verdict
 //! `Invalid` means the sequence is wrong, not the expectation).
 //!
@@ -25,7 +25,7 @@
 use arbiter_rules::{judge, variant, Color, DrawCode, Judgement, Reason, Variant, Verdict};
 
 // ---------------------------------------------------------------------------------------------
-// Square numbering (diagonal.md §6.2), from algebraic names.
+// Square numbering (PDN 3.0 GameType numbering), from algebraic names.
 
 fn xy(sq: &str) -> (u32, u32) {
     let mut chars = sq.chars();
@@ -452,7 +452,7 @@ fn international_endgame_5_starts_afresh_after_a_capture_ends_the_16_move_count(
 fn international_capturing_the_last_piece_wins_on_the_drawing_ply() {
     // Black to move first: two kings against a lone king, ENDGAME_5 would draw after ply 10.
     // Black's king, on a3 after its 4th move (ply 7), steps to b2 (ply 9) and White's king on
-    // j10 takes it on ply 10 (j10xa1): Black has no piece left, White wins (§4.0).
+    // j10 takes it on ply 10 (j10xa1): Black has no piece left, White wins (judged first).
     let mut g = Game::new(
         "international",
         Notation::Ten,
@@ -540,7 +540,7 @@ fn russian_kings_15_reset_by_a_king_capture() {
 fn russian_three_kings_15() {
     // Three kings (a1 cycling, e1 and g1 parked on the edge) against a lone king off the
     // main road: the strong side's 15th move, 30 plies. With no men on the board KINGS_15
-    // completes on the same ply; the engine names the rules in the order of §4.2, and
+    // completes on the same ply; the engine names the rules in the order of FMJD-64 art. 7.2, and
     // THREE_KINGS_15 comes first.
     let mut g = russian(&["Ka1", "Ke1", "Kg1"], &["Ka3"]);
     g.kings(30);
@@ -752,7 +752,7 @@ fn czech_blocking_the_last_piece_on_the_30th_ply_wins() {
     // Plies 1-25: cycles (Black on c1, White on g7). 26: g7-f8. 27: c1-b2. 28: f8-a3 (path
     // e7-d6-c5-b4). 29: b2-a1. 30: a3-b2 -- Black's king on a1 is shut in (b2 taken, c3
     // behind it occupied): Black has no legal move and loses, although the 30th ply also
-    // completes NO_PROGRESS_15 (§4.0: no legal move is judged first).
+    // completes NO_PROGRESS_15 (no legal move is judged first).
     let mut g = Game::new(
         "czech",
         Notation::Algebraic('x'),
@@ -1122,9 +1122,9 @@ fn portuguese_three_kings_rio_count_restarts_when_the_rio_is_left() {
 
 #[test]
 fn russian_main_road_5_needs_the_lone_king_alone_on_the_main_road() {
-    // §4.2: MAIN_ROAD_5 runs "while the lone king is on the main road and is the only piece
-    // there" (lidraughts: `board.piecesOnLongDiagonal == 1`). Here White's king h8 and man g7
-    // also stand on the main road, so the rule does not apply.
+    // FMJD-64 7.2.7 as lidraughts counts it: MAIN_ROAD_5 runs while the lone king is the only
+    // piece on the main road (lidraughts: `board.piecesOnLongDiagonal == 1`). Here White's
+    // king h8 and man g7 also stand on the main road, so the rule does not apply.
     //   Black's lone king shuttles a1 <-> c3 (through b2); from either square it sees g7 with
     //     h8 behind it (no capture), and its other line (x+y=4: a5-b4-d2-e1) stays empty.
     //   White's king walks the edge orbit a7 g1 h2 b8 (lines x+y in {6,8}, x-y = +-6: none of
@@ -1150,7 +1150,7 @@ fn international_repetition_needs_the_same_side_to_move() {
     // White's king walks a 3-cycle a1 -> c3 -> e5 -> a1 on the long diagonal, Black's a
     // 2-cycle a3 <-> h10 (edge to edge along x-y=-2): the start placement comes back with
     // Black to move after plies 5 and 17 and with White to move after plies 12 and 24. Only
-    // the latter count (§4.0: same side to move): third occurrence at ply 24, not 12.
+    // the latter count (the same side to move): third occurrence at ply 24, not 12.
     let mut g = Game::new(
         "international",
         Notation::Ten,
@@ -1221,7 +1221,7 @@ fn frisian_two_kings_against_one_counted_from_the_capture() {
 
 #[test]
 fn checkers_and_paraszt_use_the_wcdf_no_progress_rule() {
-    // English moves with White first (§4.4: the same rules for BrainKing Dame and paraszt).
+    // English moves with White first (WCDF's draw rules for BrainKing Dame and paraszt too).
     for id in ["checkers", "paraszt"] {
         let mut g = Game::new(
             id,

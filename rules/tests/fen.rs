@@ -1,4 +1,4 @@
-//! FEN reading and writing (`diagonal.md` §6.5), with the expected positions written out.
+//! FEN reading and writing (PDN 3.0 FEN), with the expected positions written out.
 
 use arbiter_rules::{variant, Color, FenErrorKind, Kind};
 

@@ -1,4 +1,4 @@
-//! Every listed move plays back (issue "Moves as people write them"): over random reachable
+//! Every listed move plays back: over random reachable
 //! positions of every catalogue variant, each legal move's canonical `notation`, its `long`
 //! form, its minimal long form (turning squares only) and a long form naming a different
 //! landing square on every straight run must all be read back as exactly that move.
@@ -168,7 +168,7 @@ fn every_listed_move_plays_back_long() {
     }
 }
 
-/// The four texts of the issue, as positions written by hand.
+/// Four positions rich in king captures, written by hand.
 #[test]
 fn rich_king_positions_play_back() {
     let mut rng = Rng(7);

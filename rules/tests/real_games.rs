@@ -281,7 +281,7 @@ fn english_files_disagree_on_whose_score_comes_first() {
 #[test]
 fn ambiguous_short_captures_are_resolved_by_the_rest_of_the_game() {
     let gs = games("english", "english", documented);
-    // The games 56 and 89 (0-based; g57 and g90 of the file): 10x26 and 32x7 each
+    // Games 56 and 89 (0-based; g57 and g90 of the file): 10x26 and 32x7 each
     // match two captures, and only one keeps the rest of the example legal.
     for (g, ply, text) in [(57, 37, "10x26"), (90, 22, "32x7")] {
         let game = find(&gs, "pdnstd_Tricks_traps_and_shots.pdn", g);

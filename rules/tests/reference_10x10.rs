@@ -1,12 +1,13 @@
 //! A second, independent move generator for the 10×10 variants, written from the rules text
-//! (`diagonal.md` §1.1, §3.1, §3.16; `more.md` §1-§3) and sharing nothing with the engine: a
-//! plain 10×10 array, pieces taken off the board only after the whole capture, every capture
-//! sequence enumerated, then filtered by precedence and collapsed by (from, to, captured set).
+//! (FMJD rules; Frisian, Frysk! and Breakthrough as lidraughts plays them; Killer as Scan
+//! does) and sharing nothing with the engine: a plain 10×10 array, pieces taken off the board
+//! only after the whole capture, every capture sequence enumerated, then filtered by
+//! precedence and collapsed by (from, to, captured set).
 //!
-//! It is the second count `more.md` asks for before unpublished perft figures (Frysk!,
-//! Breakthrough) go into `tests/data/perft.txt`, and it checks the engine move by move along
-//! random games of Frysk!, Frisian, Breakthrough, Killer and International, whose kings come
-//! into play in a way no start-position perft reaches.
+//! It is the second count unpublished perft figures (Frysk!, Breakthrough) need before they
+//! go into `tests/data/perft.txt`, and it checks the engine move by move along random games of
+//! Frysk!, Frisian, Breakthrough, Killer and International, whose kings come into play in a
+//! way no start-position perft reaches.
 
 use std::collections::BTreeSet;
 
@@ -223,7 +224,7 @@ impl Search<'_> {
     fn walk(&mut self, cur: Sq, captured: &mut Vec<Sq>) {
         for (victim, lands) in self.jumps(cur, captured) {
             captured.push(victim);
-            // §1.1 rule 6: land where the capture goes on, if it can anywhere.
+            // A capture goes on while it can: land where the capture goes on, if it can anywhere.
             let going_on: Vec<Sq> = lands
                 .iter()
                 .copied()
@@ -461,10 +462,10 @@ fn compare_random_games(id: &str, rules: Rules, fen: &str, games: u64, plies: us
 fn the_reference_reproduces_published_figures() {
     // A reference that cannot reproduce published counts proves nothing about new ones.
     let start = Pos::from_fen("W:W31-50:B1-20");
-    assert_eq!(reference_perft(&start, INTERNATIONAL, 4), 4265); // diagonal.md §5.1
-    assert_eq!(reference_perft(&start, FRISIAN, 4), 3874); // diagonal.md §5.7
+    assert_eq!(reference_perft(&start, INTERNATIONAL, 4), 4265); // dctl board_10x10.cpp
+    assert_eq!(reference_perft(&start, FRISIAN, 4), 3874); // dctl board_10x10.cpp
     let random178 = Pos::from_fen("B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24");
-    assert_eq!(reference_perft(&random178, KILLER, 4), 5165); // more.md §3, Letouzey
+    assert_eq!(reference_perft(&random178, KILLER, 4), 5165); // dctl killer/letouzey.cpp
     assert_eq!(reference_perft(&random178, KILLER, 5), 84326);
     // Without the killer rule the count differs, so the figure above tests the rule.
     assert_ne!(reference_perft(&random178, INTERNATIONAL, 5), 84326);
@@ -472,7 +473,7 @@ fn the_reference_reproduces_published_figures() {
 
 #[test]
 fn frysk_perft_agrees_with_the_reference() {
-    // more.md §1, worked out by hand: 9 and 81.
+    // Worked out by hand: 9 and 81.
     let start = Pos::from_fen("W:W46-50:B1-5");
     assert_eq!(reference_perft(&start, FRISIAN, 1), 9);
     assert_eq!(reference_perft(&start, FRISIAN, 2), 81);
@@ -488,7 +489,7 @@ fn frysk_perft_agrees_with_the_reference() {
 
 #[test]
 fn breakthrough_perft_agrees_with_the_reference() {
-    // Before a man can reach the far row the figures are International's (more.md §2).
+    // Before a man can reach the far row the figures are International's.
     let v = variant("breakthrough").unwrap();
     assert_eq!(perft(v, &v.start(), 5).unwrap(), 27117);
     // A position where crowning is one move away for both sides: the crowning moves have no

@@ -1,7 +1,7 @@
-//! A second, independent move generator for Alquerque (`other.md` §5), written from the rules
-//! text and sharing nothing with the engine: a 5×5 array, lines along ranks and files and
-//! diagonals through the points of even parity, every capture sequence enumerated with the
-//! jumped stones taken off at once, then collapsed by (from, to, captured set).
+//! A second, independent move generator for Alquerque ("Dámajátékok Hétpróbára"), written
+//! from the rules text and sharing nothing with the engine: a 5×5 array, lines along ranks and
+//! files and diagonals through the points of even parity, every capture sequence enumerated
+//! with the jumped stones taken off at once, then collapsed by (from, to, captured set).
 //!
 //! It reproduces the published Hungarian-rules perft (1-6: 4, 5, 6, 12, 23, 100), and is the
 //! second count for BrainKing's rules (sequences, the first jump along a moving direction, the

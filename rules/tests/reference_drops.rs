@@ -1,11 +1,11 @@
-//! A second, independent move generator for the drop games (`other.md` §10–11: Vilbergen in
-//! the seed's and in Salo's rules, Lahti), written from the rules text and sharing nothing with
+//! A second, independent move generator for the drop games (Vilbergen in the Hungarian
+//! booklet's and in Salo's rules, Lahti), written from the rules text and sharing nothing with
 //! the engine: a plain array of points on a small grid, stones in hand as two counters, every
 //! capture sequence enumerated with the jumped stones taken off at once, then collapsed by
 //! (from, to, captured set).
 //!
-//! It is the second count the issue asks for before unpublished perft figures (the movement
-//! phase, which no table covers) go into `tests/data/perft.txt`, and it checks the engine move
+//! It is the second count unpublished perft figures (the movement phase, which no table
+//! covers) need before they go into `tests/data/perft.txt`, and it checks the engine move
 //! by move along random games, through the drop phase and well into the movement phase.
 
 use std::collections::{BTreeSet, HashMap};
@@ -78,7 +78,7 @@ const LAHTI: Game = Game {
     goal: "c2",
     passes: false,
 };
-/// `other.md` §9, copied from the table as printed there.
+/// Hageby's points and lines as Salo's Zillions rules file (`hageby.zrf`) defines them.
 const HAGEBY_TABLE: &str = "\
 A3 | B3[C3], A2, B2[C1]
 B3 | C3[D3], A3, B2[B1], C2[D1]
@@ -455,7 +455,7 @@ fn compare_random_games(g: Game, games: usize, seed: u64) -> (usize, usize) {
 
 #[test]
 fn the_reference_reproduces_published_figures() {
-    // other.md §10-11: the drop phase.
+    // The drop phase (12 points, 4 or 5 stones each).
     for (g, want) in [
         (VILBERGEN, [12, 132, 1320]),
         (VILBERGEN_SALO, [12, 132, 1320]),
@@ -591,9 +591,9 @@ fn a_last_stone_on_the_goal_is_never_blocked() {
 
 #[test]
 fn the_first_drop_off_the_goal_reading_gives_the_published_figures() {
-    // other.md §9 and §11: with Salo's rule that the game's first drop may not go on the goal
+    // Salo's Zillions rules files: with his rule that the game's first drop may not go on the goal
     // point, Hageby's drop phase counts 12, 144, 1584 and Lahti's 9, 81, 648 (the catalogue
-    // follows the seed, which has no such rule: 13, 156, 1716 and 10, 90, 720).
+    // follows the Hungarian booklet, which has no such rule: 13, 156, 1716 and 10, 90, 720).
     for (id, want) in [("hageby", [12, 144, 1584]), ("lahti", [9, 81, 648])] {
         let mut spec = variant(id).unwrap().spec().clone();
         spec.rules.first_drop_off_goal = true;

@@ -36,7 +36,7 @@ fn perft_json_last_line() {
 
 #[test]
 fn perft_keep_counts_every_capture_route() {
-    // diagonal.md §5.3, Russian depth 8: 929 899 moves ("drop"), 929 905 routes ("keep").
+    // dctl board_08x08.cpp, Russian depth 8: 929 899 moves ("drop"), 929 905 routes ("keep").
     let nodes = |extra: &[&str]| {
         let mut args = vec!["perft", "--variant", "russian", "--depth", "8", "--json"];
         args.extend_from_slice(extra);

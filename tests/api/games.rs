@@ -213,7 +213,7 @@ async fn an_illegal_move_is_an_invalid_verdict_not_an_error() {
 
 #[tokio::test]
 async fn an_ambiguous_move_in_a_game_is_judged_with_a_warning() {
-    // A game is a record: 47x36 names two captures (diagonal.md §6.4); both keep the game
+    // A game is a record: 47x36 names two captures (PDN 3.0's example); both keep the game
     // legal to its end, so the first is judged and the warning names both.
     let app = spawn_app().await;
     let body = judge(

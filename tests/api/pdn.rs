@@ -502,12 +502,12 @@ async fn the_cli_prints_the_http_answer() {
     assert_eq!(cli["games"][0]["tags"]["White"], "Müller");
 }
 
-/// Games with the faults real files have (see ../shared/data/pdn/README.md), each read with a
+/// Games with the faults real files have (see tests/data/games/README.md), each read with a
 /// warning.
 const RECORDS: &str = "[Event \"Glued comment, as in CheckerBoard's tinsley.pdn\"]\n\
 [GameType \"21\"]\n[Result \"1/2-1/2\"]\n\
 1. 11-15 23-19 2. 8-11Redoversteppedthetimecontrolonthismove. 1/2-1/2\n\n\
-[Event \"Short ambiguous capture, diagonal.md 6.4\"]\n[GameType \"20\"]\n\
+[Event \"Short ambiguous capture, PDN 3.0 example\"]\n[GameType \"20\"]\n\
 [FEN \"W:WK47:B14,19,29,31,42\"]\n1. 47x36 *\n\n\
 [Event \"PlayStrategy: algebraic squares from Black's side\"]\n\
 [Variant \"American/English\"]\n1. c3-d4 b6-c5 *\n\n\
@@ -722,7 +722,7 @@ async fn an_empty_file_has_no_games() {
     problem(res, 400, "invalid-body").await;
 }
 
-/// The variants other sites serve (`more.md`): PlayStrategy games, lidraughts-style exports
+/// The variants other sites serve: PlayStrategy games, lidraughts-style exports
 /// (GameType 96/97, FEN with `:H0:F1`) and pydraughts-style tags (GameType 20/40 with a
 /// `Variant` tag), each replayed through `/v1/judge/pdn`.
 #[tokio::test]

@@ -1,6 +1,6 @@
-//! The catalogue: metadata checked against the rules specification (`rules/README.md`,
-//! `diagonal.md` §2 and §6.1, `more.md`, `other.md`), and a few moves of every variant through
-//! `/moves` and `/play`.
+//! The catalogue: metadata checked against the rules (the federations' rules, PDN 3.0's
+//! GameType table, the sites and programs that serve each variant), and a few moves of every
+//! variant through `/moves` and `/play`.
 
 use serde_json::{json, Value};
 
@@ -43,7 +43,7 @@ const fn e(
 const N: &str = "numeric";
 const A: &str = "algebraic";
 
-/// diagonal.md §2 (summary matrix) and §6.1 (GameType table), as decided by rules/README.md.
+/// The diagonal family: the federations' rules and PDN 3.0's GameType table.
 const DIAGONAL: [Expected; 18] = [
     e(
         "international",
@@ -161,7 +161,7 @@ const DIAGONAL: [Expected; 18] = [
     ),
 ];
 
-/// The variants other engines and sites serve (`more.md`, rules/README).
+/// The variants other engines and sites serve (lidraughts, PlayStrategy, Scan, dctl).
 const MORE: [Expected; 5] = [
     e(
         "frysk",
@@ -194,7 +194,7 @@ const MORE: [Expected; 5] = [
     e("sri-lankan", "white", (12, 12), N, None, true, "43-38"),
 ];
 
-/// The orthogonal family and Konane (`other.md` §1-§4, §6, rules/README).
+/// The orthogonal family and Konane.
 const ORTHOGONAL: [Expected; 5] = [
     e(
         "turkish",
@@ -211,7 +211,7 @@ const ORTHOGONAL: [Expected; 5] = [
     e("hawaiian", "black", (8, 8), A, None, false, "xd5"),
 ];
 
-/// Point-and-line boards (`other.md` §5, §8, rules/README).
+/// Point-and-line boards.
 const LINES: [Expected; 3] = [
     e("alquerque", "white", (5, 5), A, None, false, "d3-c3"),
     e(
@@ -226,7 +226,7 @@ const LINES: [Expected; 3] = [
     e("seth", "white", (5, 5), A, None, true, "d3-c3"),
 ];
 
-/// Drop games on small grids given as graphs (`other.md` §10-11, rules/README).
+/// Drop games on small grids given as graphs (Markus Salo's games).
 const DROPS: [Expected; 4] = [
     e("hageby", "white", (5, 3), A, None, false, "*d2"),
     e("vilbergen", "white", (4, 3), A, None, false, "*d2"),
@@ -280,7 +280,7 @@ async fn the_catalogue_lists_every_variant_with_its_metadata() {
             x.id
         );
         if x.id == "hageby" {
-            // other.md §9: 13 points, 26 lines (the neighbour table has 52 entries, each line
+            // Salo's hageby.zrf: 13 points, 26 lines (the neighbour table has 52 entries, each line
             // listed from both ends).
             let lines = v["board"]["lines"].as_array().expect("lines");
             assert_eq!(lines.len(), 26, "{}", x.id);

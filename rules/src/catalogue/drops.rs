@@ -1,5 +1,5 @@
-//! Drop games by Markus Salo (`other.md` §10–11; decided in `rules/README.md`): Vilbergen (the
-//! Hungarian seed's rules and the designer's own) and Lahti. The board starts empty; each side
+//! Drop games by Markus Salo (his Zillions rules files; "Dámajátékok Hétpróbára"): Vilbergen
+//! (the Hungarian booklet's rules and Salo's own) and Lahti. The board starts empty; each side
 //! holds its stones in hand ([`Rules::stones_in_hand`]) and drops them one at a time, White
 //! first, then the stones move and capture along the lines of a small grid given as a graph
 //! ([`GraphBoard`]). A side wins by capturing every enemy stone (`ALL_CAPTURED`) or by moving
@@ -27,7 +27,7 @@ fn stone(dirs: DirSet) -> PieceRules {
     }
 }
 
-/// Hageby's 13 points (`other.md` §9), named as in Salo's rules file: rows 3 (top) to 1,
+/// Hageby's 13 points, named as in Salo's rules file: rows 3 (top) to 1,
 /// letters along a row. Each row is shifted half a point against the next, so the six
 /// neighbours of a point are the two of its row (e, w), the same letter one row up or down
 /// (n, s), one letter back one row up (nw) and one letter on one row down (se). Those are the

@@ -1,4 +1,4 @@
-//! Point-and-line boards (`other.md` §5, §8; decided in `rules/README.md`): Alquerque and Seth
+//! Point-and-line boards ("Dámajátékok Hétpróbára", BrainKing): Alquerque and Seth
 //! on the 5×5 Alquerque board, given as a graph ([`GraphBoard`]): lines along the ranks and
 //! files everywhere, diagonal lines only through the points of even parity (a1, c1, e1, b2,
 //! ...), and for Seth step-only links. Stones are men that are never crowned.

@@ -1,4 +1,4 @@
-//! The variant catalogue: one declarative [`Spec`] per variant id (`../shared/rules/`).
+//! The variant catalogue: one declarative [`Spec`] per variant id, each with its public sources.
 //!
 //! Adding a variant means adding a spec here and its tests; nothing else in the engine knows
 //! variant ids.
@@ -29,7 +29,7 @@ enum KingStyle {
     FlyingBehind,
 }
 
-/// A ruleset of the diagonal family (`diagonal.md` §1), from its parameters.
+/// A ruleset of the diagonal family, from the parameters in which the federations differ.
 fn diagonal(
     men_capture_backward: bool,
     king: KingStyle,
@@ -804,7 +804,7 @@ pub fn ids() -> Vec<&'static str> {
     variants().iter().map(|v| v.id()).collect()
 }
 
-/// The variants other engines and sites serve (`more.md`, decided in `rules/README.md`), each a
+/// The variants other engines and sites serve (lidraughts, PlayStrategy, Scan, dctl), each a
 /// delta on a catalogue entry of `base`.
 fn served_elsewhere(base: &[Spec]) -> Vec<Spec> {
     let of = |id: &str| -> Spec {

@@ -1,4 +1,4 @@
-//! The orthogonal family (`other.md` §1-§4, §6; decided in `rules/README.md`): games on all 64
+//! The orthogonal family (Turkish, Croda, Dameo, Gothic, Konane; sources per spec): games on all 64
 //! squares of an 8×8 board, where men step and jump along files and ranks. Each is data for the
 //! same generators as the diagonal family: the board is [`BoardShape::Grid`] with
 //! [`Squares::All`], and what differs is in the piece rules, removal, precedence, promotion

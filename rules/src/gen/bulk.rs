@@ -13,8 +13,9 @@
 //!   shifted sets, captures by their search, collapsed to distinct moves by a sort;
 //! - a flying king finds its victim by stepping a one-bit set along the direction, and searches
 //!   each landing square once: a landing's continuations are looked for as it is explored, and
-//!   the landing rule (`diagonal.md` §1.1 rule 6: land where the capture can go on, if it can
-//!   anywhere) is applied afterwards, by dropping the ends recorded at landings that cannot;
+//!   the landing rule (a capture goes on while it can, FMJD art. 4: land where the capture
+//!   can go on, if it can anywhere) is applied afterwards, by dropping the ends recorded at
+//!   landings that cannot;
 //! - capture precedence is one integer key per sequence, compiled from the ruleset's
 //!   precedence list, so only sequences with the best key are kept.
 //!

@@ -1,7 +1,7 @@
 //! Jump captures: short and flying pieces, deferred and immediate removal, the three
 //! mid-capture promotion behaviours, the landing rule for flying kings (with Killer's halt
-//! behind a last captured king) and capture precedence (`diagonal.md` §1.1–§1.4,
-//! `more.md` §3).
+//! behind a last captured king) and capture precedence (FMJD rules, art. 4; the
+//! national federations' rules; Killer as in Scan and dctl).
 //!
 //! The search is a depth-first walk per piece. Complete sequences are scored with the
 //! variant's precedence key; only those with the best key survive, and sequences with the same
@@ -429,7 +429,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             found = true;
             let is_king = self.enemy_kings.contains(victim);
             let next = seq.with(victim, is_king, self.value_of(is_king));
-            // Landing rule (§1.1 rule 6): where a further capture is possible from some
+            // Landing rule (a capture goes on): where a further capture is possible from some
             // landing cells, only those are allowed.
             let mut allowed = u64::MAX;
             if end - start > 1 {

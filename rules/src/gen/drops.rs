@@ -1,4 +1,4 @@
-//! Drops (Vilbergen, Lahti, Hageby: `other.md` §9–11): while the side to move still holds
+//! Drops (Vilbergen, Lahti, Hageby: Markus Salo's rules): while the side to move still holds
 //! stones in hand ([`crate::rules::Rules::stones_in_hand`]), its only moves are placing one of
 //! them on an empty point.
 //!

@@ -1,5 +1,5 @@
-//! Opening removals (Konane, `other.md` §6): plies in which the side to move takes one of its
-//! own pieces off the board ([`crate::rules::OpeningRemoval`]).
+//! Opening removals (Konane, as BrainKing plays it): plies in which the side to move takes one
+//! of its own pieces off the board ([`crate::rules::OpeningRemoval`]).
 //!
 //! A removal is written as a [`Move`] whose start and end are the removed piece's cell and
 //! whose captured set is that cell ([`Move::is_removal`]); no other move has that shape, since

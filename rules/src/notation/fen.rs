@@ -1,4 +1,4 @@
-//! FEN as in PDN 3.0 (`diagonal.md` §6.5): `W:W31-50:B1-20`, `B:W18,24,K10:BK22,12`.
+//! FEN as in PDN 3.0 (pdn.fmjd.org, FEN): `W:W31-50:B1-20`, `B:W18,24,K10:BK22,12`.
 //!
 //! Accepted on input: either colour first, numeric ranges (`31-50`, `K31-50`), numeric or
 //! algebraic squares, empty colour lists (`W:W:B1`), lidraughts' move counters `:H<n>:F<n>`

@@ -1,5 +1,6 @@
-//! PDN move text (`diagonal.md` §6.3, §6.4): reading moves in short or long form, and writing
-//! each legal move in the canonical form (short when unambiguous, long otherwise).
+//! PDN move text (PDN 3.0 move grammar and capture disambiguation): reading moves in short or
+//! long form, and writing each legal move in the canonical form (short when unambiguous, long
+//! otherwise).
 
 use crate::budget::Budget;
 use crate::gen::{generate_described, generate_matching, Found, GenError};
@@ -64,7 +65,7 @@ pub struct DescribedMove {
     pub notation: String,
     /// Long form (every intermediate square of the canonical route).
     pub long: String,
-    /// The canonical route: start, intermediate squares (PDN §6.4 convention) and end.
+    /// The canonical route: start, intermediate squares (PDN 3.0 capture disambiguation) and end.
     pub route: Vec<usize>,
     /// Captured cells, in the order of the canonical route.
     pub captured: Vec<usize>,
@@ -537,7 +538,7 @@ impl Variant {
     ///
     /// A text is *short* (`from-to`, `fromxto`) or *long*: the start, then every square where
     /// the piece changes direction, then the end; on a straight run the square where it lands
-    /// between two captured pieces may be given too (`diagonal.md` §6.4). The text is matched
+    /// between two captured pieces may be given too (PDN 3.0 reading rules). The text is matched
     /// against every route of the capture search as it is found (no route is refused, none
     /// is stored). A long form that names exactly one move plays it, even when its short
     /// reading would match several; a two-square text is otherwise read short, and is

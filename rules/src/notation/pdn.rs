@@ -1,4 +1,4 @@
-//! PDN 3.0 game files (`diagonal.md` §6): tag pairs, move text with move numbers, comments,
+//! PDN 3.0 game files (pdn.fmjd.org): tag pairs, move text with move numbers, comments,
 //! variations (skipped), NAGs, results in both styles, several games per file, CRLF or LF, a
 //! UTF-8 byte-order mark.
 //!
@@ -693,7 +693,7 @@ pub enum VariantChoice {
     Missing,
 }
 
-/// The variant of a PDN GameType number (§6.1), read from the catalogue's own GameType tags.
+/// The variant of a PDN GameType number (PDN 3.0), read from the catalogue's own GameType tags.
 pub fn variant_for_game_type(number: u32) -> Option<&'static Variant> {
     variants()
         .iter()
@@ -832,7 +832,7 @@ mod tests {
 
     #[test]
     fn repairs_broken_tags_as_real_files_have_them() {
-        // Each case is from a file of ../shared/data/pdn (see its README).
+        // Each case is from a file of tests/data/games (see its README).
         let text = "[Round \"11.1]\n[GameType \"25\"]\n1. cb4 fg5 1/2:1/2\n\n\
                     [Event \"A\"]\n1. 32-28 *\\r\n\nEvent \"B\"]\n[Site \"\"]\\r\n1. 33-28 *\n\
                     [\n[Event \"C\"]\n1. 31-27 *\n[[Event \"D\"]\n1. 34-30 *\n\
