@@ -39,7 +39,21 @@ fn pdn_files() -> Vec<(String, PathBuf)> {
 #[test]
 fn real_games_fit_the_budgets_with_a_wide_margin() {
     let files = pdn_files();
-    assert!(!files.is_empty(), "tests/data/games holds no PDN file");
+    let mut folders: Vec<&str> = files.iter().map(|(f, _)| f.as_str()).collect();
+    folders.dedup();
+    assert_eq!(
+        folders,
+        [
+            "brazilian",
+            "czech",
+            "english",
+            "frisian",
+            "international",
+            "italian",
+            "russian"
+        ],
+        "tests/data/games: a folder of real game records is missing"
+    );
     let (mut heaviest_game, mut heaviest_slice) = ((0u64, String::new()), (0u64, String::new()));
     let (mut units, mut games) = (0u64, 0usize);
     let started = Instant::now();

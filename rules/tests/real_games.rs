@@ -1,7 +1,6 @@
 //! Real game records (`tests/data/games/` at the workspace root, public tournament files whose
-//! sources and faults its README describes): every game must be read, at least 99.5 % of the games that have
-//! moves must replay without an illegal move, the only illegal moves allowed are the record
-//! errors that README documents, and a game the rules decide must never contradict its declared
+//! sources and faults its README describes): every game must be read, every game with moves
+//! must replay without an illegal move except the record errors that README documents, and a game the rules decide must never contradict its declared
 //! result, read in the result convention the README documents for its file. Each kind of
 //! record warning is shown on a real game where one exists.
 //!

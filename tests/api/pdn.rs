@@ -543,7 +543,7 @@ async fn record_repairs_are_warnings_on_the_game() {
     assert_eq!(w["alternatives"].as_array().unwrap().len(), 1);
     assert_eq!(w["verdict_differs"], false);
 
-    // Seen from Black's side c3-d4 is 11-15 (data README) and b6-c5 is 24-19.
+    // Seen from Black's side c3-d4 is 11-15 (tests/data/games/README.md) and b6-c5 is 24-19.
     assert_eq!(g[2]["variant"], "english");
     assert_eq!(codes(2), ["algebraic-squares-rotated"]);
     assert_eq!(g[2]["plies"], 2);
