@@ -20,7 +20,8 @@
 #
 # Meanwhile /healthz, /readyz and /metrics of every replica are probed straight on its admin
 # listener (--admin-addr, where the Kubernetes manifests point the kubelet and Prometheus) and,
-# for information, on its API port (a new connection per probe, like a kubelet), and the RSS of
+# for information, /healthz and /readyz on its API port (with an admin listener, /metrics is
+# served there only) (a new connection per probe, like a kubelet), and the RSS of
 # every replica is sampled. The three replicas share the machine's cores, so each gets
 # ABUSE_MAX_JOBS engine slots (1 by default: a replica with less than a core of its own).
 #
@@ -294,8 +295,9 @@ PY
 # --- the prober -------------------------------------------------------------------------
 cat >"$TMP/probe.py" <<'PY'
 # Probes /healthz, /readyz, /metrics of each replica in turn on its admin listener (where the
-# Kubernetes manifests point the kubelet and Prometheus) and on its API port (one thread per
-# replica, a new connection per probe), and samples each replica's RSS. Writes
+# Kubernetes manifests point the kubelet and Prometheus) and the first two on its API port
+# (/metrics is on the admin listener only), one thread per replica and a new connection per
+# probe, and samples each replica's RSS. Writes
 # "probe TIME PORT LISTENER:PATH STATUS MS" (PORT: the replica's API port) and
 # "rss TIME PORT KB" lines until SIGTERM.
 import signal, socket, sys, threading, time
@@ -334,7 +336,7 @@ def prober(port, admin):
     # One probe per interval whatever the earlier ones are doing (a kubelet does not wait
     # either), each in its own thread, so a replica that hangs still gets sampled on time.
     paths = [(admin, "admin", p) for p in ("/healthz", "/readyz", "/metrics")] + \
-            [(port, "api", p) for p in ("/healthz", "/readyz", "/metrics")]
+            [(port, "api", p) for p in ("/healthz", "/readyz")]
     i = 0
     next_at = time.monotonic()
     while not stop.is_set():
@@ -571,7 +573,7 @@ print(f"\n== probes straight on each replica (ms; admin listener: bound p99 < {p
 print(f"{'replica':<8} {'path':<16} " + " ".join(f"{ph + ' p50/p99/max':>26}" for ph in order) + "   n(attack)  failed")
 for port in ports:
     for path in ("admin:/healthz", "admin:/readyz", "admin:/metrics",
-                 "api:/healthz", "api:/readyz", "api:/metrics"):
+                 "api:/healthz", "api:/readyz"):
         cells = []
         for ph in order:
             xs = samples[(port, path, ph)]

@@ -114,6 +114,42 @@ spot_check() {
 }
 spot_check
 
+# Requests nginx refuses itself get problem documents (deploy/nginx.conf.template's
+# error_page); a replica's own problem passes through as it is.
+python3 - "$LB" <<'PY' || fail "problem documents of nginx's own answers"
+import json, socket, sys
+port = int(sys.argv[1])
+def send(request):
+    # Reads one answer, its body framed by Content-Length (nginx may linger before closing).
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(request)
+        data = b""
+        while b"\r\n\r\n" not in data and (chunk := s.recv(65536)):
+            data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        head = head.decode().lower()
+        length = int(head.split("content-length: ")[1].split("\r\n")[0])
+        while len(body) < length and (chunk := s.recv(65536)):
+            body += chunk
+    return int(head.split(" ")[1]), head, body
+for request, status, code in [
+    (b"GET /v1/variants HTTP/1.1 junk\r\nHost: t\r\n\r\n", 400, "bad-request"),
+    (b"GET /v1/variants?x=" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: t\r\n\r\n", 414, "uri-too-long"),
+    (b"GET /healthz HTTP/1.1\r\nHost: t\r\nX-Big: " + b"b" * 20_000 + b"\r\n\r\n", 431,
+     "request-header-fields-too-large"),
+    (b"POST /v1/judge/pdn HTTP/1.1\r\nHost: t\r\nContent-Length: 2000000\r\n\r\n", 413,
+     "payload-too-large"),
+    (b"GET /v1/variants/chess HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", 404,
+     "unknown-variant"),
+]:
+    got, head, body = send(request)
+    assert got == status, (request[:40], got, head)
+    assert "content-type: application/problem+json" in head, head
+    problem = json.loads(body)
+    assert (problem["status"], problem["code"]) == (status, code), problem
+    assert problem["type"] == f"urn:arbiter:problem:{code}", problem
+PY
+
 # --- load, with two replicas going away -------------------------------------------------
 log "load: wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s through nginx"
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s deploy/lb-mix.lua "$BASE" \

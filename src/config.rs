@@ -79,7 +79,8 @@ pub struct ServeArgs {
     pub shutdown_delay: u64,
     /// Address of the admin listener: `/healthz`, `/readyz` and `/metrics` on a worker thread
     /// of their own, answered at once however busy the API is (point the orchestrator's probes
-    /// and the metrics scraper at it). Empty: none (they are always on `--addr` as well).
+    /// and the metrics scraper at it). With one, `/metrics` is served there only; the probes
+    /// are on `--addr` as well. Empty: none (all three on `--addr`).
     #[arg(long, env = "ARBITER_ADMIN_ADDR", default_value = "")]
     pub admin_addr: String,
     /// Engine jobs running at once (default: one per CPU the process may use); a request that
@@ -186,7 +187,8 @@ pub struct BodyLimit(pub usize);
 pub struct Config {
     /// Address to bind, e.g. `0.0.0.0:8080` or `127.0.0.1:0` (any free port).
     pub addr: String,
-    /// Address of the admin listener (probes and metrics only), if any.
+    /// Address of the admin listener (probes and metrics only), if any; with one, `/metrics`
+    /// is not served on `addr`.
     pub admin_addr: Option<String>,
     /// Worker threads; `None` = one per CPU core.
     pub workers: Option<usize>,

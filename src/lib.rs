@@ -1,6 +1,6 @@
 //! Arbiter: a stateless REST rules referee for draughts and its cousins.
 //!
-//! [`build`] binds an address and returns the server and its port (tests bind
+//! [`build`] binds the listeners and returns the servers and their ports (tests bind
 //! `127.0.0.1:0`); [`run`] builds and serves until shut down. The rules live in the
 //! `arbiter-rules` crate; this crate only translates HTTP and JSON.
 
@@ -12,17 +12,13 @@ pub mod http;
 pub mod lifecycle;
 pub mod metrics;
 pub mod openapi;
-pub mod server;
 pub mod telemetry;
 
 use std::net::TcpListener;
 
-use actix_service::{IntoServiceFactory, ServiceFactoryExt};
 use actix_web::dev::Server;
-use actix_web::http::Method;
 use actix_web::middleware::{Condition, ErrorHandlers};
-use actix_web::{web, App, HttpRequest, HttpResponse};
-use utoipa_swagger_ui::SwaggerUi;
+use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
 
 use crate::config::{BodyLimit, Config};
 use crate::errors::ApiError;
@@ -32,7 +28,8 @@ pub const REQUEST_ID_HEADER: &str = http::REQUEST_ID_HEADER;
 
 /// The servers of one process: the API, and the admin listener if one is configured.
 pub struct Servers {
-    /// The API server (every endpoint, probes and metrics included).
+    /// The API server (every endpoint and the probes; `/metrics` too when there is no admin
+    /// listener).
     pub api: Server,
     /// The port the API server bound.
     pub port: u16,
@@ -49,31 +46,30 @@ struct Shared {
     engine: web::Data<engine::Engine>,
 }
 
-/// Binds `config.addr` and builds the API server (not yet running). Returns the server and the
-/// port actually bound (useful with port 0). The admin listener is not started: see
-/// [`build_servers`].
-pub fn build(config: &Config) -> std::io::Result<(Server, u16)> {
+/// Binds and builds every server of the process (not yet running): the API on `config.addr`
+/// and, when `config.admin_addr` is set, the admin listener, which then alone serves
+/// `/metrics`. Returns them with the ports actually bound (useful with port 0).
+///
+/// Both are actix-web's `HttpServer`. A few answers are written by actix-http itself, before
+/// any application code runs, so they are not problem documents: an empty body and
+/// `Connection: close`, with 400 for a request it cannot parse (a malformed request line, a
+/// URI over 64 KiB, an invalid header or `Content-Length`), 431 for a request head over
+/// 128 KiB or with more than 96 header fields, and 408 for a request head not received within
+/// `config.request_timeout`. Behind the load balancer these never reach a client: nginx
+/// parses every request first and answers malformed ones itself, with problem documents
+/// (`deploy/nginx.conf.template`).
+pub fn build(config: &Config) -> std::io::Result<Servers> {
+    let engine = web::Data::from(engine::Engine::start(config.engine));
     let shared = Shared {
         shutdown: web::Data::new(config.shutdown.clone()),
-        metrics: web::Data::new(metrics::Metrics::new()),
-        engine: web::Data::from(engine::Engine::start(config.engine)),
-    };
-    api_server(config, shared)
-}
-
-/// Binds and builds every server of the process: the API on `config.addr` and, when
-/// `config.admin_addr` is set, the admin listener.
-pub fn build_servers(config: &Config) -> std::io::Result<Servers> {
-    let shared = Shared {
-        shutdown: web::Data::new(config.shutdown.clone()),
-        metrics: web::Data::new(metrics::Metrics::new()),
-        engine: web::Data::from(engine::Engine::start(config.engine)),
+        metrics: web::Data::new(metrics::Metrics::new(engine.clone())),
+        engine,
     };
     let admin = match &config.admin_addr {
         Some(addr) => Some(admin_server(addr, config, shared.clone())?),
         None => None,
     };
-    let (api, port) = api_server(config, shared)?;
+    let (api, port) = api_server(config, shared, admin.is_none())?;
     Ok(Servers { api, port, admin })
 }
 
@@ -84,7 +80,7 @@ fn admin_server(addr: &str, config: &Config, shared: Shared) -> std::io::Result<
     let listener = TcpListener::bind(addr)?;
     let port = listener.local_addr()?.port();
     let http_config = web::Data::new(config.http.clone());
-    let server = actix_web::HttpServer::new(move || {
+    let server = HttpServer::new(move || {
         App::new()
             .app_data(shared.shutdown.clone())
             .app_data(shared.metrics.clone())
@@ -94,21 +90,8 @@ fn admin_server(addr: &str, config: &Config, shared: Shared) -> std::io::Result<
             .wrap(actix_web::middleware::from_fn(metrics::record))
             .wrap(actix_web::middleware::from_fn(http::representation))
             .wrap(actix_web::middleware::from_fn(http::frame))
-            .service(
-                api::resource("/healthz")
-                    .route(api::on(Method::GET).to(api::health::healthz))
-                    .default_service(api::not_allowed(api::GET)),
-            )
-            .service(
-                api::resource("/readyz")
-                    .route(api::on(Method::GET).to(api::health::readyz))
-                    .default_service(api::not_allowed(api::GET)),
-            )
-            .service(
-                api::resource("/metrics")
-                    .route(api::on(Method::GET).to(metrics::metrics))
-                    .default_service(api::not_allowed(api::GET)),
-            )
+            .configure(api::configure_probes)
+            .configure(metrics::configure)
             .default_service(web::to(|req: HttpRequest| async move {
                 Err::<HttpResponse, ApiError>(ApiError::not_found(req.path()))
             }))
@@ -122,37 +105,31 @@ fn admin_server(addr: &str, config: &Config, shared: Shared) -> std::io::Result<
     Ok((server, port))
 }
 
-fn api_server(config: &Config, shared: Shared) -> std::io::Result<(Server, u16)> {
+/// The API server: every route of the API, the documentation, and `/metrics` when
+/// `with_metrics`.
+fn api_server(
+    config: &Config,
+    shared: Shared,
+    with_metrics: bool,
+) -> std::io::Result<(Server, u16)> {
     let listener = TcpListener::bind(&config.addr)?;
     let port = listener.local_addr()?.port();
     let doc = openapi::document();
     let body_limit = config.body_limit;
-    let request_timeout = config.request_timeout;
-    let Shared {
-        shutdown,
-        metrics,
-        engine,
-    } = shared;
     let http_config = web::Data::new(http::HttpConfig {
-        request_timeout: Some(request_timeout),
+        request_timeout: Some(config.request_timeout),
         ..config.http.clone()
     });
     let compress_cache = web::Data::new(http::CompressCache::default());
     let cors_enabled = !matches!(&config.http.cors_origins, Some(list) if list.is_empty());
-    let make_app = move || {
+    let mut server = HttpServer::new(move || {
         App::new()
             .app_data(BodyLimit(body_limit))
-            .app_data(shutdown.clone())
-            .app_data(metrics.clone())
-            .app_data(engine.clone())
+            .app_data(shared.shutdown.clone())
+            .app_data(shared.metrics.clone())
+            .app_data(shared.engine.clone())
             .app_data(http_config.clone())
             .app_data(compress_cache.clone())
-            .app_data(
-                web::JsonConfig::default()
-                    .limit(body_limit)
-                    .error_handler(errors::json_config_error),
-            )
-            .app_data(web::PayloadConfig::new(body_limit))
             .app_data(web::QueryConfig::default().error_handler(errors::query_config_error))
             .app_data(web::PathConfig::default().error_handler(errors::path_config_error))
             // Innermost first: metrics, ETags and compression, CORS, problem documents for
@@ -164,73 +141,27 @@ fn api_server(config: &Config, shared: Shared) -> std::io::Result<(Server, u16)>
             .wrap(ErrorHandlers::new().default_handler(errors::ensure_problem))
             .wrap(actix_web::middleware::from_fn(http::frame))
             .configure(api::configure)
-            .service(
-                api::resource("/metrics")
-                    .route(api::on(Method::GET).to(metrics::metrics))
-                    .default_service(api::not_allowed(api::GET)),
-            )
-            .service(
-                SwaggerUi::new("/swagger-ui/{_:.*}")
-                    .url("/api-docs/openapi.json", doc.clone())
-                    .config(
-                        utoipa_swagger_ui::Config::from("/api-docs/openapi.json")
-                            .validator_url("none")
-                            .try_it_out_enabled(true),
-                    ),
-            )
-            .service(web::resource("/swagger-ui").route(web::get().to(|| async {
-                HttpResponse::PermanentRedirect()
-                    .insert_header(("Location", "/swagger-ui/"))
-                    .finish()
-            })))
+            .configure(|cfg| {
+                if with_metrics {
+                    metrics::configure(cfg);
+                }
+            })
+            .configure(|cfg| openapi::configure(cfg, doc.clone()))
             .default_service(web::to(api::fallback))
-    };
-    let local_addr = listener.local_addr()?;
-    let keep_alive = if config.keep_alive.is_zero() {
+    })
+    .keep_alive(if config.keep_alive.is_zero() {
         actix_web::http::KeepAlive::Disabled
     } else {
         actix_web::http::KeepAlive::Timeout(config.keep_alive)
-    };
-    let client_request_timeout = config.request_timeout;
-    let bare_text = std::sync::Arc::new(server::BareErrorText {
-        head_timeout_secs: config.request_timeout.as_secs(),
-    });
-    let mut builder = actix_server::Server::build()
-        .shutdown_timeout(config.shutdown_timeout.as_secs())
-        .disable_signals();
+    })
+    .client_request_timeout(config.request_timeout)
+    .tcp_nodelay(true)
+    .shutdown_timeout(config.shutdown_timeout.as_secs())
+    .disable_signals();
     if let Some(n) = config.workers {
-        builder = builder.workers(n);
+        server = server.workers(n);
     }
-    let graceful = builder.graceful_shutdown_signal();
-    let builder = builder.listen("arbiter", listener, move || {
-        let graceful = graceful.clone();
-        let bare_text = bare_text.clone();
-        let app = actix_service::apply(
-            server::BodyAfterHead,
-            make_app()
-                .into_factory()
-                .map_err(|err: actix_web::Error| err.error_response()),
-        );
-        let http = actix_http::HttpService::build()
-            .keep_alive(keep_alive)
-            .client_request_timeout(client_request_timeout)
-            .local_addr(local_addr)
-            .graceful_shutdown_signal(move || {
-                let graceful = graceful.clone();
-                async move { graceful.notified().await }
-            })
-            .h1(actix_service::map_config(app, |_| {
-                actix_web::dev::AppConfig::default()
-            }));
-        actix_service::fn_service(move |io: actix_web::rt::net::TcpStream| {
-            std::future::ready(Ok::<_, actix_http::error::DispatchError>(server::accept(
-                io,
-                bare_text.clone(),
-            )))
-        })
-        .and_then(http)
-    })?;
-    Ok((builder.run(), port))
+    Ok((server.listen(listener)?.run(), port))
 }
 
 /// Builds the server for `config` and serves until SIGTERM or SIGINT, then shuts down
@@ -242,7 +173,7 @@ pub async fn run(config: Config) -> std::io::Result<()> {
         api: server,
         port,
         admin,
-    } = build_servers(&config)?;
+    } = build(&config)?;
     tracing::info!(addr = %config.addr, port, "arbiter listening");
     let admin_handle = admin.as_ref().map(|(s, admin_port)| {
         tracing::info!(addr = ?config.admin_addr, port = admin_port, "admin listener (probes, metrics)");

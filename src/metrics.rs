@@ -1,25 +1,38 @@
-//! Prometheus metrics, served as text at `GET /metrics` from fixed tables of atomic counters:
-//! recording a request takes no lock and allocates nothing.
+//! Prometheus metrics, kept by the `prometheus` crate and served as text at `GET /metrics`:
 //!
 //! - `arbiter_http_requests_total{method,route,status}`: every answered request;
 //! - `arbiter_http_request_duration_seconds{route}`: histogram of handling time;
 //! - `arbiter_moves_generated_total{variant}`: legal moves returned by the moves endpoint;
-//! - `arbiter_games_judged_total{variant}`: games judged (successful judge answers).
+//! - `arbiter_games_judged_total{variant}`: games judged (successful judge answers);
+//! - `arbiter_engine_*`: the engine pool's slots, running jobs, requests, refusals and work;
+//! - `process_*`: the crate's standard process collector (resident memory, CPU seconds, open
+//!   file descriptors, threads...).
 //!
-//! Labels are bounded: `route` is the matched route *pattern* (`/v1/variants/{variant}/moves`,
-//! one of [`ROUTES`]), or `unmatched` for unknown paths; `method` is one of the standard
-//! methods or `OTHER`; `status` one of [`STATUSES`] or `other`; a `variant` label is only ever
-//! a catalogue id. A client cannot create new series. Series that never moved are not written.
+//! Labels are bounded: `route` is the route *pattern* the router matched
+//! (`/v1/variants/{variant}/moves`, `HttpRequest::match_pattern`), or `unmatched` for unknown
+//! paths; `method` is one of the standard methods or `OTHER`; `status` is the numeric code
+//! (actix answers only valid codes); a `variant` label is only ever a catalogue id. A client
+//! cannot create new series. Series that never moved are not written.
 
-use std::fmt::Write as _;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::borrow::Cow;
+use std::sync::LazyLock;
 use std::time::Instant;
 
 use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::dev::{ResourceDef, ServiceRequest, ServiceResponse};
 use actix_web::http::header::ContentType;
 use actix_web::middleware::Next;
 use actix_web::{web, HttpResponse};
+use prometheus::core::{Collector, Desc};
+use prometheus::proto::MetricFamily;
+use prometheus::{
+    HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
+};
+
+use crate::engine::Engine;
+
+/// The path of the metrics endpoint.
+pub const PATH: &str = "/metrics";
 
 /// Upper bounds (seconds) of the duration histogram buckets.
 pub const BUCKETS: [f64; 14] = [
@@ -28,30 +41,6 @@ pub const BUCKETS: [f64; 14] = [
 
 /// The route label of requests that matched no route.
 pub const UNMATCHED: &str = "unmatched";
-
-/// The route patterns of the service: the resource names of the routes (`name` of each
-/// `web::resource`, set to its pattern), then Swagger UI's and `unmatched`.
-pub const ROUTES: [&str; 13] = [
-    "/v1/variants",
-    "/v1/variants/{variant}",
-    "/v1/variants/{variant}/moves",
-    "/v1/variants/{variant}/diagram",
-    "/v1/variants/{variant}/play",
-    "/v1/variants/{variant}/judge",
-    "/v1/judge/pdn",
-    "/healthz",
-    "/readyz",
-    "/metrics",
-    "/swagger-ui/{_:.*}",
-    "/swagger-ui",
-    UNMATCHED,
-];
-
-/// The status codes counted one by one; any other is counted as `other`.
-pub const STATUSES: [u16; 32] = [
-    200, 201, 204, 206, 301, 302, 304, 307, 308, 400, 401, 403, 404, 405, 406, 408, 409, 411, 412,
-    413, 414, 415, 416, 422, 429, 431, 500, 501, 502, 503, 504, 505,
-];
 
 /// The method labels.
 pub const METHODS: [&str; 8] = [
@@ -67,235 +56,258 @@ pub struct MovesGenerated(pub u64);
 #[derive(Clone, Debug, Default)]
 pub struct GamesJudged(pub Vec<(String, u64)>);
 
-const N_STATUS: usize = STATUSES.len() + 1;
-
-/// The duration histogram of one route: counts per bucket (not cumulative), the sum in
-/// nanoseconds and the count.
-struct Histogram {
-    buckets: [AtomicU64; BUCKETS.len()],
-    sum_nanos: AtomicU64,
-    count: AtomicU64,
-}
-
-impl Default for Histogram {
-    fn default() -> Self {
-        Histogram {
-            buckets: std::array::from_fn(|_| AtomicU64::new(0)),
-            sum_nanos: AtomicU64::new(0),
-            count: AtomicU64::new(0),
-        }
-    }
-}
-
-/// The metrics of one server (all its workers).
+/// The metrics of one process (every worker of the API and admin servers): a registry of its
+/// own, so that servers built side by side (tests) count apart.
 pub struct Metrics {
-    /// `[route][method][status]`.
-    requests: Vec<[[AtomicU64; N_STATUS]; METHODS.len()]>,
-    durations: Vec<Histogram>,
-    /// By catalogue index.
-    moves: Vec<AtomicU64>,
-    judged: Vec<AtomicU64>,
-}
-
-impl Default for Metrics {
-    fn default() -> Self {
-        Metrics::new()
-    }
+    registry: Registry,
+    requests: IntCounterVec,
+    durations: HistogramVec,
+    moves: IntCounterVec,
+    judged: IntCounterVec,
 }
 
 /// The method label of a method name (`OTHER` for a non-standard one).
 pub fn method_label(m: &str) -> &'static str {
-    METHODS[method_index(m)]
-}
-
-fn method_index(m: &str) -> usize {
-    METHODS[..7].iter().position(|x| *x == m).unwrap_or(7)
-}
-
-fn route_index(route: &str) -> usize {
-    ROUTES
+    METHODS[..7]
         .iter()
-        .position(|r| *r == route)
-        .unwrap_or(ROUTES.len() - 1)
+        .find(|x| **x == m)
+        .copied()
+        .unwrap_or("OTHER")
 }
 
-fn status_index(status: u16) -> usize {
-    STATUSES
-        .iter()
-        .position(|s| *s == status)
-        .unwrap_or(STATUSES.len())
+/// The catalogue id of a variant id or alias (a label that cannot come from a client).
+fn variant_id(id: &str) -> Option<&'static str> {
+    arbiter_rules::variant_named(id).map(|v| v.id())
 }
 
-/// The catalogue index of a variant id or alias (a label that cannot come from a client).
-fn variant_index(id: &str) -> Option<usize> {
-    let v = arbiter_rules::variant_named(id)?;
-    arbiter_rules::variants()
-        .iter()
-        .position(|x| x.id() == v.id())
+/// `metric` registered in `registry` (names and labels are constants: a failure is a bug).
+fn registered<C: Collector + Clone + 'static>(registry: &Registry, metric: C) -> C {
+    registry
+        .register(Box::new(metric.clone()))
+        .expect("metric registered once");
+    metric
 }
 
 impl Metrics {
-    /// An empty registry.
-    pub fn new() -> Metrics {
-        let n = arbiter_rules::variants().len();
+    /// A registry with the request, engine and process metrics.
+    pub fn new(engine: web::Data<Engine>) -> Metrics {
+        let registry = Registry::new();
+        let requests = registered(
+            &registry,
+            IntCounterVec::new(
+                Opts::new(
+                    "arbiter_http_requests_total",
+                    "HTTP requests answered, by method, route pattern and status.",
+                ),
+                &["method", "route", "status"],
+            )
+            .expect("valid metric"),
+        );
+        let durations = registered(
+            &registry,
+            HistogramVec::new(
+                HistogramOpts::new(
+                    "arbiter_http_request_duration_seconds",
+                    "Time to answer a request, by route pattern.",
+                )
+                .buckets(BUCKETS.to_vec()),
+                &["route"],
+            )
+            .expect("valid metric"),
+        );
+        let moves = registered(
+            &registry,
+            IntCounterVec::new(
+                Opts::new(
+                    "arbiter_moves_generated_total",
+                    "Legal moves returned by the moves endpoint, by variant.",
+                ),
+                &["variant"],
+            )
+            .expect("valid metric"),
+        );
+        let judged = registered(
+            &registry,
+            IntCounterVec::new(
+                Opts::new(
+                    "arbiter_games_judged_total",
+                    "Games judged by the judge endpoints, by variant.",
+                ),
+                &["variant"],
+            )
+            .expect("valid metric"),
+        );
+        registered(&registry, EngineCollector::new(engine));
+        #[cfg(target_os = "linux")]
+        registry
+            .register(Box::new(
+                prometheus::process_collector::ProcessCollector::for_self(),
+            ))
+            .expect("metric registered once");
         Metrics {
-            requests: (0..ROUTES.len())
-                .map(|_| std::array::from_fn(|_| std::array::from_fn(|_| AtomicU64::new(0))))
-                .collect(),
-            durations: (0..ROUTES.len()).map(|_| Histogram::default()).collect(),
-            moves: (0..n).map(|_| AtomicU64::new(0)).collect(),
-            judged: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            registry,
+            requests,
+            durations,
+            moves,
+            judged,
         }
     }
 
     /// Counts a request answered with `status` after `seconds`.
     pub fn observe(&self, method: &str, route: &str, status: u16, seconds: f64) {
-        let r = route_index(route);
-        self.requests[r][method_index(method)][status_index(status)].fetch_add(1, Relaxed);
-        let h = &self.durations[r];
-        if let Some(i) = BUCKETS.iter().position(|b| seconds <= *b) {
-            h.buckets[i].fetch_add(1, Relaxed);
-        }
-        h.sum_nanos.fetch_add((seconds * 1e9) as u64, Relaxed);
-        h.count.fetch_add(1, Relaxed);
+        // A valid code's text is static; other numbers cannot come from actix.
+        let (code, other);
+        let status = match actix_web::http::StatusCode::from_u16(status) {
+            Ok(c) => {
+                code = c;
+                code.as_str()
+            }
+            Err(_) => {
+                other = status.to_string();
+                other.as_str()
+            }
+        };
+        self.requests
+            .with_label_values(&[method, route, status])
+            .inc();
+        self.durations.with_label_values(&[route]).observe(seconds);
     }
 
     /// Counts legal moves returned for a variant.
     pub fn add_moves(&self, variant: &str, n: u64) {
-        if let Some(i) = variant_index(variant) {
-            self.moves[i].fetch_add(n, Relaxed);
+        if let Some(id) = variant_id(variant) {
+            self.moves.with_label_values(&[id]).inc_by(n);
         }
     }
 
     /// Counts games judged for a variant.
     pub fn add_judged(&self, variant: &str, n: u64) {
-        if let Some(i) = variant_index(variant) {
-            self.judged[i].fetch_add(n, Relaxed);
+        if let Some(id) = variant_id(variant) {
+            self.judged.with_label_values(&[id]).inc_by(n);
         }
     }
 
-    /// The exposition text of the request metrics.
+    /// The exposition text of every metric.
     pub fn render(&self) -> String {
         let mut out = String::new();
-        out.push_str("# HELP arbiter_http_requests_total HTTP requests answered, by method, route pattern and status.\n");
-        out.push_str("# TYPE arbiter_http_requests_total counter\n");
-        for (r, route) in ROUTES.iter().enumerate() {
-            for (m, method) in METHODS.iter().enumerate() {
-                for (si, n) in self.requests[r][m].iter().enumerate() {
-                    let n = n.load(Relaxed);
-                    if n == 0 {
-                        continue;
-                    }
-                    let status = STATUSES
-                        .get(si)
-                        .map_or_else(|| "other".to_string(), |s| s.to_string());
-                    let _ = writeln!(
-                        out,
-                        "arbiter_http_requests_total{{method=\"{method}\",route=\"{route}\",status=\"{status}\"}} {n}"
-                    );
-                }
-            }
-        }
-        out.push_str("# HELP arbiter_http_request_duration_seconds Time to answer a request, by route pattern.\n");
-        out.push_str("# TYPE arbiter_http_request_duration_seconds histogram\n");
-        for (r, route) in ROUTES.iter().enumerate() {
-            let h = &self.durations[r];
-            let count = h.count.load(Relaxed);
-            if count == 0 {
-                continue;
-            }
-            let mut cumulative = 0;
-            for (i, bound) in BUCKETS.iter().enumerate() {
-                cumulative += h.buckets[i].load(Relaxed);
-                let _ = writeln!(
-                    out,
-                    "arbiter_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"{bound}\"}} {cumulative}"
-                );
-            }
-            let _ = writeln!(
-                out,
-                "arbiter_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"+Inf\"}} {count}"
-            );
-            let _ = writeln!(
-                out,
-                "arbiter_http_request_duration_seconds_sum{{route=\"{route}\"}} {}",
-                h.sum_nanos.load(Relaxed) as f64 / 1e9
-            );
-            let _ = writeln!(
-                out,
-                "arbiter_http_request_duration_seconds_count{{route=\"{route}\"}} {count}"
-            );
-        }
-        let ids = arbiter_rules::ids();
-        out.push_str("# HELP arbiter_moves_generated_total Legal moves returned by the moves endpoint, by variant.\n");
-        out.push_str("# TYPE arbiter_moves_generated_total counter\n");
-        for (i, id) in ids.iter().enumerate() {
-            let n = self.moves[i].load(Relaxed);
-            if n > 0 {
-                let _ = writeln!(out, "arbiter_moves_generated_total{{variant=\"{id}\"}} {n}");
-            }
-        }
-        out.push_str(
-            "# HELP arbiter_games_judged_total Games judged by the judge endpoints, by variant.\n",
-        );
-        out.push_str("# TYPE arbiter_games_judged_total counter\n");
-        for (i, id) in ids.iter().enumerate() {
-            let n = self.judged[i].load(Relaxed);
-            if n > 0 {
-                let _ = writeln!(out, "arbiter_games_judged_total{{variant=\"{id}\"}} {n}");
-            }
+        if let Err(e) = TextEncoder::new().encode_utf8(&self.registry.gather(), &mut out) {
+            tracing::error!(error = %e, "metrics not encoded");
         }
         out
     }
 }
 
-/// The route of [`ROUTES`] that `path` matches ([`UNMATCHED`] if none), read from the path
-/// alone as the router reads it: `{variant}` is one non-empty segment, `{_:.*}` the rest.
-/// For an answer the service could not make (a timed-out request), before routing.
-pub fn route_of_path(path: &str) -> &'static str {
-    let matches = |pattern: &str| {
-        let mut want = pattern.split('/');
-        let mut have = path.split('/');
-        loop {
-            match (want.next(), have.next()) {
-                (None, None) => return true,
-                (Some("{_:.*}"), Some(_)) => return true,
-                (Some(w), Some(h)) if w.starts_with('{') => {
-                    if h.is_empty() {
-                        return false;
-                    }
-                }
-                (Some(w), Some(h)) if w == h => {}
-                _ => return false,
-            }
-        }
-    };
-    ROUTES
-        .iter()
-        .copied()
-        .find(|r| *r != UNMATCHED && matches(r))
-        .unwrap_or(UNMATCHED)
+/// The engine pool's gauges and counters, read from the engine at each scrape.
+#[derive(Clone)]
+struct EngineCollector {
+    engine: web::Data<Engine>,
+    descs: Vec<Desc>,
 }
 
-/// A resource's route pattern, in its app data ([`crate::api::resource`]): a request that
-/// reached the resource carries it, so that its route is known without walking the routing
-/// table again (`HttpRequest::match_pattern`).
-#[derive(Clone, Copy, Debug)]
-pub struct RouteLabel(pub &'static str);
+impl EngineCollector {
+    fn new(engine: web::Data<Engine>) -> EngineCollector {
+        let descs = Self::metrics(&engine)
+            .iter()
+            .flat_map(|m| m.desc().into_iter().cloned())
+            .collect();
+        EngineCollector { engine, descs }
+    }
+
+    /// The metrics with the engine's values now.
+    fn metrics(engine: &Engine) -> Vec<Box<dyn Collector>> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let s = engine.stats();
+        let gauge = |name: &str, help: &str, value: usize| {
+            let g = IntGauge::new(name, help).expect("valid metric");
+            g.set(i64::try_from(value).unwrap_or(i64::MAX));
+            Box::new(g) as Box<dyn Collector>
+        };
+        let counters = |name: &str, help: &str, label: &str, values: &[(&str, u64)]| {
+            let c = IntCounterVec::new(Opts::new(name, help), &[label]).expect("valid metric");
+            for (l, v) in values {
+                c.with_label_values(&[*l]).inc_by(*v);
+            }
+            Box::new(c) as Box<dyn Collector>
+        };
+        let units = IntCounter::new(
+            "arbiter_engine_work_units_total",
+            "Engine work units spent.",
+        )
+        .expect("valid metric");
+        units.inc_by(s.units.load(Relaxed));
+        vec![
+            gauge(
+                "arbiter_engine_slots",
+                "Engine jobs that may run at once (ARBITER_MAX_JOBS).",
+                engine.config().max_jobs,
+            ),
+            gauge(
+                "arbiter_engine_jobs_running",
+                "Engine jobs running on the pool now.",
+                engine.running(),
+            ),
+            counters(
+                "arbiter_engine_requests_total",
+                "Requests that ran the engine, by where they were answered.",
+                "where",
+                &[
+                    ("inline", s.inline.load(Relaxed)),
+                    ("pool", s.pooled.load(Relaxed)),
+                ],
+            ),
+            counters(
+                "arbiter_engine_rejected_total",
+                "Requests refused by the engine bounds: overloaded (503) or over budget (422).",
+                "reason",
+                &[
+                    ("overloaded", s.shed.load(Relaxed)),
+                    ("budget", s.over_budget.load(Relaxed)),
+                ],
+            ),
+            Box::new(units),
+        ]
+    }
+}
+
+impl Collector for EngineCollector {
+    fn desc(&self) -> Vec<&Desc> {
+        self.descs.iter().collect()
+    }
+
+    fn collect(&self) -> Vec<MetricFamily> {
+        Self::metrics(&self.engine)
+            .iter()
+            .flat_map(|m| m.collect())
+            .collect()
+    }
+}
+
+/// The route pattern that `path` matches ([`UNMATCHED`] if none), read from the path alone
+/// with the router's own matcher over the service's route table
+/// ([`crate::api::routes`], `/metrics` and the documentation's paths). For an answer the
+/// service could not make (a timed-out request), when the routed request is gone.
+pub fn route_of_path(path: &str) -> &'static str {
+    static DEFS: LazyLock<Vec<(&'static str, ResourceDef)>> = LazyLock::new(|| {
+        crate::api::patterns()
+            .chain([PATH])
+            .chain(crate::openapi::PATTERNS)
+            .map(|p| (p, ResourceDef::new(p)))
+            .collect()
+    });
+    DEFS.iter()
+        .find(|(_, def)| def.is_match(path))
+        .map_or(UNMATCHED, |(p, _)| p)
+}
 
 /// The route pattern an answer's request matched (`None`: no route), found once by
 /// [`record`] and kept in the answer's extensions for the access log
 /// ([`crate::http::frame`]).
 #[derive(Clone, Debug)]
-pub struct RoutePattern(pub Option<std::borrow::Cow<'static, str>>);
+pub struct RoutePattern(pub Option<Cow<'static, str>>);
 
-/// The route pattern `req` matched: its resource's label, else (a resource without one, such
-/// as Swagger UI's) a walk of the routing table.
-pub fn route_pattern(req: &actix_web::HttpRequest) -> Option<std::borrow::Cow<'static, str>> {
-    match req.app_data::<RouteLabel>() {
-        Some(RouteLabel(p)) => Some(std::borrow::Cow::Borrowed(p)),
-        None => req.match_pattern().map(std::borrow::Cow::Owned),
-    }
+/// The route pattern `req` matched, as the router knows it.
+pub fn route_pattern(req: &actix_web::HttpRequest) -> Option<Cow<'static, str>> {
+    req.match_pattern().map(Cow::Owned)
 }
 
 /// Middleware: counts every answered request, its duration, and the moves and games of the
@@ -307,7 +319,7 @@ pub async fn record(
     let started = Instant::now();
     let method = method_label(req.method().as_str());
     let metrics = req.app_data::<web::Data<Metrics>>().cloned();
-    let res = match next.call(req).await {
+    let mut res = match next.call(req).await {
         Ok(res) => res,
         Err(e) => {
             // An error from a middleware: no response to look at.
@@ -318,16 +330,10 @@ pub async fn record(
             return Err(e);
         }
     };
-    let mut res = res;
     let pattern = route_pattern(res.request());
-    let route = pattern
-        .as_deref()
-        .map_or(UNMATCHED, |p| ROUTES[route_index(p)]);
-    res.response_mut()
-        .extensions_mut()
-        .insert(RoutePattern(pattern));
     if let Some(metrics) = metrics {
         let seconds = started.elapsed().as_secs_f64();
+        let route = pattern.as_deref().unwrap_or(UNMATCHED);
         let request = res.request();
         let status = res.status();
         metrics.observe(method, route, status.as_u16(), seconds);
@@ -352,102 +358,30 @@ pub async fn record(
             }
         }
     }
+    res.response_mut()
+        .extensions_mut()
+        .insert(RoutePattern(pattern));
     Ok(res)
 }
 
-pub async fn metrics(
-    metrics: web::Data<Metrics>,
-    engine: web::Data<crate::engine::Engine>,
-) -> HttpResponse {
-    let mut text = metrics.render();
-    render_engine(&engine, &mut text);
-    render_process(&mut text);
+/// Registers `GET /metrics` (405 for other methods).
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::resource(PATH)
+            .route(crate::api::on(actix_web::http::Method::GET).to(metrics))
+            .default_service(crate::api::not_allowed(crate::api::GET)),
+    );
+}
+
+/// `GET /metrics`: the exposition text.
+pub async fn metrics(metrics: web::Data<Metrics>) -> HttpResponse {
     HttpResponse::Ok()
         .insert_header(ContentType(
             "text/plain; version=0.0.4; charset=utf-8"
                 .parse()
                 .expect("valid media type"),
         ))
-        .body(text)
-}
-
-/// The engine pool's gauges and counters.
-fn render_engine(engine: &crate::engine::Engine, out: &mut String) {
-    use std::sync::atomic::Ordering::Relaxed;
-    let s = engine.stats();
-    let _ = write!(
-        out,
-        "# HELP arbiter_engine_slots Engine jobs that may run at once (ARBITER_MAX_JOBS).\n\
-         # TYPE arbiter_engine_slots gauge\n\
-         arbiter_engine_slots {}\n\
-         # HELP arbiter_engine_jobs_running Engine jobs running on the pool now.\n\
-         # TYPE arbiter_engine_jobs_running gauge\n\
-         arbiter_engine_jobs_running {}\n\
-         # HELP arbiter_engine_requests_total Requests that ran the engine, by where they were answered.\n\
-         # TYPE arbiter_engine_requests_total counter\n\
-         arbiter_engine_requests_total{{where=\"inline\"}} {}\n\
-         arbiter_engine_requests_total{{where=\"pool\"}} {}\n\
-         # HELP arbiter_engine_rejected_total Requests refused by the engine bounds: overloaded (503) or over budget (422).\n\
-         # TYPE arbiter_engine_rejected_total counter\n\
-         arbiter_engine_rejected_total{{reason=\"overloaded\"}} {}\n\
-         arbiter_engine_rejected_total{{reason=\"budget\"}} {}\n\
-         # HELP arbiter_engine_work_units_total Engine work units spent.\n\
-         # TYPE arbiter_engine_work_units_total counter\n\
-         arbiter_engine_work_units_total {}\n",
-        engine.config().max_jobs,
-        engine.running(),
-        s.inline.load(Relaxed),
-        s.pooled.load(Relaxed),
-        s.shed.load(Relaxed),
-        s.over_budget.load(Relaxed),
-        s.units.load(Relaxed),
-    );
-}
-
-/// Resident memory and CPU time of the process (Linux; nothing elsewhere), under the names of
-/// Prometheus' standard process collector.
-fn render_process(out: &mut String) {
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: sysconf has no preconditions.
-        let (page, ticks) = unsafe {
-            (
-                libc::sysconf(libc::_SC_PAGESIZE),
-                libc::sysconf(libc::_SC_CLK_TCK),
-            )
-        };
-        let rss_pages = std::fs::read_to_string("/proc/self/statm")
-            .ok()
-            .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok());
-        if let (Some(pages), true) = (rss_pages, page > 0) {
-            let _ = write!(
-                out,
-                "# HELP process_resident_memory_bytes Resident memory size in bytes.\n\
-                 # TYPE process_resident_memory_bytes gauge\n\
-                 process_resident_memory_bytes {}\n",
-                pages * page as u64
-            );
-        }
-        // utime and stime: fields 14 and 15, counted after the command name's ')'.
-        let cpu = std::fs::read_to_string("/proc/self/stat")
-            .ok()
-            .and_then(|s| {
-                let rest = s.rsplit_once(')')?.1;
-                let f: Vec<&str> = rest.split_whitespace().collect();
-                Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
-            });
-        if let (Some(t), true) = (cpu, ticks > 0) {
-            let _ = write!(
-                out,
-                "# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.\n\
-                 # TYPE process_cpu_seconds_total counter\n\
-                 process_cpu_seconds_total {}\n",
-                t as f64 / ticks as f64
-            );
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = out;
+        .body(metrics.render())
 }
 
 #[cfg(test)]
@@ -463,9 +397,11 @@ mod tests {
             ("/v1/variants/x/judge", "/v1/variants/{variant}/judge"),
             ("/v1/judge/pdn", "/v1/judge/pdn"),
             ("/healthz", "/healthz"),
+            ("/metrics", "/metrics"),
             ("/swagger-ui/", "/swagger-ui/{_:.*}"),
             ("/swagger-ui/index.css", "/swagger-ui/{_:.*}"),
             ("/swagger-ui", "/swagger-ui"),
+            ("/api-docs/openapi.json", "/api-docs/openapi.json"),
             ("/v1/variants//moves", UNMATCHED),
             ("/v1/variants/russian/moves/", UNMATCHED),
             ("/v1/variants/russian/other", UNMATCHED),
@@ -473,5 +409,13 @@ mod tests {
         ] {
             assert_eq!(route_of_path(path), route, "{path}");
         }
+    }
+
+    #[test]
+    fn method_labels_are_bounded() {
+        assert_eq!(method_label("GET"), "GET");
+        assert_eq!(method_label("OPTIONS"), "OPTIONS");
+        assert_eq!(method_label("BREW"), "OTHER");
+        assert_eq!(method_label("get"), "OTHER");
     }
 }

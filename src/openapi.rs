@@ -1,14 +1,32 @@
-//! The OpenAPI document, generated from the handlers and their types.
+//! The OpenAPI document, generated from the handlers and their types, and where it is
+//! served: `/api-docs/openapi.json` and Swagger UI.
 //!
 //! The committed copy is `openapi/openapi.json` (the output of `arbiter openapi`); a test fails
 //! when the two differ.
 
+use actix_web::{web, HttpResponse};
 use utoipa::OpenApi;
+use utoipa_swagger_ui::SwaggerUi;
 
-use crate::api::{diagram, health, judge, moves, pdn, play, variants};
 use crate::errors::Problem;
 
-/// The API document.
+/// The path of the API document.
+pub const DOCUMENT: &str = "/api-docs/openapi.json";
+
+/// Swagger UI's path (redirected to its files).
+pub const SWAGGER_UI: &str = "/swagger-ui";
+
+/// The route pattern of Swagger UI's files.
+pub const SWAGGER_UI_FILES: &str = "/swagger-ui/{_:.*}";
+
+/// What the paths of Swagger UI's files start with.
+pub const SWAGGER_UI_FILES_PREFIX: &str = "/swagger-ui/";
+
+/// The route patterns of the documentation.
+pub const PATTERNS: [&str; 3] = [SWAGGER_UI_FILES, DOCUMENT, SWAGGER_UI];
+
+/// The API document's description, tags and shared schemas; its paths are those of the route
+/// table ([`crate::api::Paths`]).
 #[derive(OpenApi)]
 #[openapi(
     info(
@@ -21,18 +39,6 @@ Sides are always `white` and `black`. Positions are FEN strings as in PDN 3.0 \
 Every error is an RFC 9457 problem document (`application/problem+json`) with a stable \
 `type` and `code`. Bounds: request bodies up to 256 KiB, at most 1000 moves per request.",
         license(name = "MIT OR Apache-2.0")
-    ),
-    paths(
-        variants::list_variants,
-        variants::get_variant,
-        moves::get_moves,
-        moves::post_moves,
-        diagram::get_diagram,
-        play::play,
-        judge::judge,
-        pdn::judge_pdn,
-        health::healthz,
-        health::readyz,
     ),
     components(schemas(Problem)),
     tags(
@@ -49,6 +55,7 @@ pub struct ApiDoc;
 /// catalogue (every variant id, from the engine's catalogue itself).
 pub fn document() -> utoipa::openapi::OpenApi {
     let mut doc = ApiDoc::openapi();
+    doc.merge(crate::api::Paths::openapi());
     let ids: Vec<String> = arbiter_rules::variants()
         .iter()
         .map(|v| format!("`{}`", v.id()))
@@ -75,4 +82,20 @@ pub fn document_json() -> String {
     document()
         .to_pretty_json()
         .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+/// Registers the API document and Swagger UI (which serves `doc` at [`DOCUMENT`]).
+pub fn configure(cfg: &mut web::ServiceConfig, doc: utoipa::openapi::OpenApi) {
+    cfg.service(
+        SwaggerUi::new(SWAGGER_UI_FILES).url(DOCUMENT, doc).config(
+            utoipa_swagger_ui::Config::from(DOCUMENT)
+                .validator_url("none")
+                .try_it_out_enabled(true),
+        ),
+    )
+    .service(web::resource(SWAGGER_UI).route(web::get().to(|| async {
+        HttpResponse::PermanentRedirect()
+            .insert_header(("Location", SWAGGER_UI_FILES_PREFIX))
+            .finish()
+    })));
 }

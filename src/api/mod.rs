@@ -22,77 +22,97 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::errors::ApiError;
-use crate::metrics;
 
 /// `Allow` of a resource read with GET (HEAD is answered on every GET resource).
 pub const GET: &str = "GET, HEAD";
 
-/// `Allow` of a resource read with GET and POST.
-pub const GET_POST: &str = "GET, HEAD, POST";
-
-/// `Allow` of a resource used with POST only.
-pub const POST: &str = "POST";
-
-/// A resource at `pattern`, named after it and labelled with it ([`metrics::RouteLabel`]),
-/// so that the metrics and the access log know its route without walking the routing table
-/// again.
-pub fn resource(pattern: &'static str) -> actix_web::Resource {
-    web::resource(pattern)
-        .name(pattern)
-        .app_data(metrics::RouteLabel(pattern))
+/// A route of the API: a path pattern and, for each method it answers, the registration of
+/// its handler.
+pub struct Route {
+    pub pattern: &'static str,
+    pub methods: &'static [(Method, Handler)],
 }
 
-/// Registers every API resource. Each path is a `web::resource` whose default service
-/// answers 405 with an `Allow` header.
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(
-        resource("/v1/variants")
-            .route(on(Method::GET).to(variants::list_variants))
-            .default_service(not_allowed(GET)),
-    )
+/// Gives a route (already guarded by its method) its handler: `|r| r.to(handler)`.
+pub type Handler = fn(actix_web::Route) -> actix_web::Route;
+
+/// Declares the routes once: [`ROUTES`], which [`configure`] registers with the router (and
+/// the metrics read: `metrics::route_of_path`), and [`Paths`], the derived OpenAPI paths of
+/// the same handlers, which `crate::openapi` puts in the API document. Each handler's
+/// `#[utoipa::path]` repeats its path and method, as utoipa needs; a test checks that the two
+/// agree.
+macro_rules! routes {
+    ($($pattern:literal => [$($method:ident $module:ident :: $handler:ident),+]),+ $(,)?) => {
+        /// Every route of the API, in the order the router tries them.
+        pub static ROUTES: &[Route] = &[$(Route {
+            pattern: $pattern,
+            methods: &[$((Method::$method, |r: actix_web::Route| r.to($module::$handler))),+],
+        }),+];
+
+        /// The OpenAPI paths of every handler of [`ROUTES`].
+        #[derive(utoipa::OpenApi)]
+        #[openapi(paths($($($module::$handler),+),+))]
+        pub struct Paths;
+    };
+}
+
+routes! {
+    "/v1/variants" => [GET variants::list_variants],
     // The moves first: the most asked; every pattern with a `{variant}` is matched by a
     // regular expression, in this order, until one matches (they cannot overlap).
-    .service(
-        resource("/v1/variants/{variant}/moves")
-            .route(on(Method::GET).to(moves::get_moves))
-            .route(on(Method::POST).to(moves::post_moves))
-            .default_service(not_allowed(GET_POST)),
-    )
-    .service(
-        resource("/v1/variants/{variant}")
-            .route(on(Method::GET).to(variants::get_variant))
-            .default_service(not_allowed(GET)),
-    )
-    .service(
-        resource("/v1/variants/{variant}/diagram")
-            .route(on(Method::GET).to(diagram::get_diagram))
-            .default_service(not_allowed(GET)),
-    )
-    .service(
-        resource("/v1/variants/{variant}/play")
-            .route(on(Method::POST).to(play::play))
-            .default_service(not_allowed(POST)),
-    )
-    .service(
-        resource("/v1/variants/{variant}/judge")
-            .route(on(Method::POST).to(judge::judge))
-            .default_service(not_allowed(POST)),
-    )
-    .service(
-        resource("/v1/judge/pdn")
-            .route(on(Method::POST).to(pdn::judge_pdn))
-            .default_service(not_allowed(POST)),
-    )
-    .service(
-        resource("/healthz")
-            .route(on(Method::GET).to(health::healthz))
-            .default_service(not_allowed(GET)),
-    )
-    .service(
-        resource("/readyz")
-            .route(on(Method::GET).to(health::readyz))
-            .default_service(not_allowed(GET)),
-    );
+    "/v1/variants/{variant}/moves" => [GET moves::get_moves, POST moves::post_moves],
+    "/v1/variants/{variant}" => [GET variants::get_variant],
+    "/v1/variants/{variant}/diagram" => [GET diagram::get_diagram],
+    "/v1/variants/{variant}/play" => [POST play::play],
+    "/v1/variants/{variant}/judge" => [POST judge::judge],
+    "/v1/judge/pdn" => [POST pdn::judge_pdn],
+    "/healthz" => [GET health::healthz],
+    "/readyz" => [GET health::readyz],
+}
+
+/// The patterns of [`ROUTES`].
+pub fn patterns() -> impl Iterator<Item = &'static str> {
+    ROUTES.iter().map(|r| r.pattern)
+}
+
+/// The `Allow` header of each route of [`ROUTES`] (HEAD with GET: see `http::frame`).
+static ALLOW: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+    ROUTES
+        .iter()
+        .map(|r| {
+            let mut names = Vec::new();
+            for (m, _) in r.methods {
+                names.push(m.as_str());
+                if *m == Method::GET {
+                    names.push("HEAD");
+                }
+            }
+            names.join(", ")
+        })
+        .collect()
+});
+
+/// Registers every route of [`ROUTES`]. Each path is a `web::resource` whose default service
+/// answers 405 with an `Allow` header.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    register(cfg, |_| true);
+}
+
+/// Registers the probes of [`ROUTES`] only (`/healthz`, `/readyz`: the admin listener).
+pub fn configure_probes(cfg: &mut web::ServiceConfig) {
+    register(cfg, crate::http::is_probe);
+}
+
+fn register(cfg: &mut web::ServiceConfig, keep: fn(&str) -> bool) {
+    for (route, allow) in ROUTES.iter().zip(ALLOW.iter()) {
+        if keep(route.pattern) {
+            let mut resource = web::resource(route.pattern);
+            for (method, handler) in route.methods {
+                resource = resource.route(handler(on(method.clone())));
+            }
+            cfg.service(resource.default_service(not_allowed(allow)));
+        }
+    }
 }
 
 /// A route for requests of `method` (HEAD comes as GET: see `http::frame`). Its guard only
@@ -119,9 +139,9 @@ pub fn not_allowed(allow: &'static str) -> actix_web::Route {
 /// document and Swagger UI, read with GET and HEAD only), 404 for any other path.
 pub async fn fallback(req: HttpRequest) -> Result<actix_web::HttpResponse, ApiError> {
     let path = req.path();
-    let docs = path == "/api-docs/openapi.json"
-        || path == "/swagger-ui"
-        || path.starts_with("/swagger-ui/");
+    let docs = path == crate::openapi::DOCUMENT
+        || path == crate::openapi::SWAGGER_UI
+        || path.starts_with(crate::openapi::SWAGGER_UI_FILES_PREFIX);
     if docs && req.method() != actix_web::http::Method::GET {
         return Err(ApiError::method_not_allowed(req.method().as_str(), GET));
     }

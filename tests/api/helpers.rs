@@ -5,6 +5,8 @@ use serde_json::Value;
 /// A running server and a client for it.
 pub struct TestApp {
     pub address: String,
+    /// The admin listener's address, when the configuration has one.
+    pub admin_address: Option<String>,
     pub client: Client,
 }
 
@@ -17,12 +19,18 @@ pub async fn spawn_app() -> TestApp {
     .await
 }
 
-/// Starts the real server with this configuration (its `addr` should be `127.0.0.1:0`).
+/// Starts the real server with this configuration (its `addr`, and its `admin_addr` if any,
+/// should be `127.0.0.1:0`).
 pub async fn spawn_app_with(config: Config) -> TestApp {
-    let (server, port) = arbiter::build(&config).expect("bind 127.0.0.1:0");
-    tokio::spawn(server);
+    let servers = arbiter::build(&config).expect("bind 127.0.0.1:0");
+    tokio::spawn(servers.api);
+    let admin_address = servers.admin.map(|(admin, port)| {
+        tokio::spawn(admin);
+        format!("http://127.0.0.1:{port}")
+    });
     TestApp {
-        address: format!("http://127.0.0.1:{port}"),
+        address: format!("http://127.0.0.1:{}", servers.port),
+        admin_address,
         client: Client::new(),
     }
 }

@@ -1,5 +1,5 @@
-//! Hostile and heavy requests: the answers actix-http writes by itself are problem documents,
-//! bodies honour `Content-Encoding` within the body limit, and the engine's work budget and
+//! Hostile and heavy requests: requests actix-http refuses by itself get a bare answer and a
+//! closed connection, bodies honour `Content-Encoding` within the body limit, and the engine's work budget and
 //! slots bound every request (deterministic 422 over budget, 503 `overloaded` at once when
 //! every slot is busy, work stopped when the request times out).
 
@@ -26,6 +26,11 @@ fn port(app: &TestApp) -> u16 {
 
 /// Sends raw bytes and reads until the server closes the connection (or 5 s pass).
 async fn raw(port: u16, request: Vec<u8>, pause: Option<Duration>) -> String {
+    raw_closed(port, request, pause).await.0
+}
+
+/// [`raw`], and whether the server closed the connection (rather than the 5 s running out).
+async fn raw_closed(port: u16, request: Vec<u8>, pause: Option<Duration>) -> (String, bool) {
     tokio::task::spawn_blocking(move || {
         let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
@@ -34,77 +39,65 @@ async fn raw(port: u16, request: Vec<u8>, pause: Option<Duration>) -> String {
             std::thread::sleep(p);
         }
         let mut out = Vec::new();
-        let _ = s.read_to_end(&mut out);
-        String::from_utf8_lossy(&out).into_owned()
+        let closed = s.read_to_end(&mut out).is_ok();
+        (String::from_utf8_lossy(&out).into_owned(), closed)
     })
     .await
     .unwrap()
 }
 
-/// The status and problem document of the last answer in `text`.
-fn last_problem(text: &str) -> (u16, Value) {
+/// Asserts that `text` ends with the bare answer actix-http writes for a request it refuses
+/// before the application sees it (`status`, no body), and that the server closed the
+/// connection after it.
+fn assert_bare((text, closed): (String, bool), status: u16) {
+    assert!(closed, "the connection is closed: {text}");
     let at = text.rfind("HTTP/1.1 ").expect("an answer");
-    let answer = &text[at..];
-    let status = answer[9..12].parse().unwrap();
-    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
-    assert!(
-        head.to_ascii_lowercase()
-            .contains("content-type: application/problem+json"),
-        "{head}"
-    );
-    (status, serde_json::from_str(body).expect("problem JSON"))
+    let (head, body) = text[at..].split_once("\r\n\r\n").expect("a whole head");
+    assert!(head.starts_with(&format!("HTTP/1.1 {status} ")), "{head}");
+    let fields = format!("{}\r\n", head.to_ascii_lowercase());
+    assert!(fields.contains("\r\ncontent-length: 0\r\n"), "{head}");
+    assert_eq!(body, "", "{head}");
 }
 
 #[tokio::test]
-async fn answers_written_by_the_http_layer_are_problem_documents() {
+async fn requests_the_http_layer_refuses_get_a_bare_answer_and_a_closed_connection() {
     let app = spawn_app().await;
     let p = port(&app);
     let long_query = format!(
         "GET /v1/variants?x={} HTTP/1.1\r\nHost: t\r\n\r\n",
         "a".repeat(100 * 1024)
     );
-    let (status, body) = last_problem(&raw(p, long_query.into_bytes(), None).await);
-    assert_eq!((status, body["code"].as_str()), (400, Some("bad-request")));
+    assert_bare(raw_closed(p, long_query.into_bytes(), None).await, 400);
     let many_headers: String = (0..500).map(|i| format!("X-H{i}: 1\r\n")).collect();
     let req = format!("GET /healthz HTTP/1.1\r\nHost: t\r\n{many_headers}\r\n");
-    let (status, body) = last_problem(&raw(p, req.into_bytes(), None).await);
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (431, Some("request-header-fields-too-large"))
-    );
-    assert_eq!(body["status"], 431);
+    assert_bare(raw_closed(p, req.into_bytes(), None).await, 431);
     let req =
         "POST /v1/variants/international/moves HTTP/1.1\r\nHost: t\r\nContent-Length: -1\r\n\r\n";
-    let (status, body) = last_problem(&raw(p, req.into(), None).await);
-    assert_eq!((status, body["code"].as_str()), (400, Some("bad-request")));
+    assert_bare(raw_closed(p, req.into(), None).await, 400);
     // On a kept-alive connection, after a good answer.
     let req = "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\nGET /healthz HTTP/1.1\r\nHost: t\r\nContent-Length: x\r\n\r\n";
-    let text = raw(p, req.into(), None).await;
-    assert!(text.starts_with("HTTP/1.1 200 OK"), "{text}");
-    let (status, _) = last_problem(&text);
-    assert_eq!(status, 400);
+    let answer = raw_closed(p, req.into(), None).await;
+    assert!(answer.0.starts_with("HTTP/1.1 200 OK"), "{}", answer.0);
+    assert_bare(answer, 400);
+    // The server goes on answering.
+    ok_json(app.get("/healthz").await).await;
 }
 
 #[tokio::test]
-async fn a_request_head_too_slow_is_a_408_problem() {
+async fn a_request_head_too_slow_is_a_bare_408() {
     let app = spawn_app_with(Config {
         workers: Some(1),
         request_timeout: Duration::from_secs(1),
         ..Config::new("127.0.0.1:0")
     })
     .await;
-    let text = raw(
+    let answer = raw_closed(
         port(&app),
         b"GET /healthz HTTP/1.1\r\n".to_vec(),
         Some(Duration::from_millis(1500)),
     )
     .await;
-    let (status, body) = last_problem(&text);
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (408, Some("request-head-timeout"))
-    );
-    assert!(body["detail"].as_str().unwrap().contains("1 s"), "{body}");
+    assert_bare(answer, 408);
 }
 
 fn gzip(data: &[u8]) -> Vec<u8> {
@@ -353,40 +346,31 @@ async fn a_timed_out_request_stops_its_engine_work() {
 
 #[tokio::test]
 async fn the_admin_listener_serves_probes_and_metrics_only() {
-    let servers = arbiter::build_servers(&Config {
+    let app = spawn_app_with(Config {
         workers: Some(1),
         admin_addr: Some("127.0.0.1:0".into()),
         ..Config::new("127.0.0.1:0")
     })
-    .expect("bind");
-    let (admin, admin_port) = servers.admin.expect("an admin listener");
-    tokio::spawn(servers.api);
-    tokio::spawn(admin);
-    let api = format!("http://127.0.0.1:{}", servers.port);
-    let adm = format!("http://127.0.0.1:{admin_port}");
-    let client = reqwest::Client::new();
+    .await;
+    let adm = app.admin_address.clone().expect("an admin listener");
+    let client = &app.client;
     for path in ["/healthz", "/readyz"] {
         let res = client.get(format!("{adm}{path}")).send().await.unwrap();
         assert_eq!(ok_json(res).await["status"], "ok");
+        // The probes are answered on the API port as well.
+        ok_json(app.get(path).await).await;
     }
     // The API's requests are counted in the metrics the admin listener serves.
-    client
-        .get(format!("{api}/v1/variants/international/moves"))
-        .send()
-        .await
-        .unwrap();
-    let text = client
-        .get(format!("{adm}/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    ok_json(app.get("/v1/variants/international/moves").await).await;
+    let res = client.get(format!("{adm}/metrics")).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    let text = res.text().await.unwrap();
     assert!(
         text.contains("arbiter_moves_generated_total{variant=\"international\"} 9"),
         "{text}"
     );
+    // With an admin listener, the metrics are served there only.
+    problem(app.get("/metrics").await, 404, "not-found").await;
     let res = client
         .get(format!("{adm}/v1/variants"))
         .send()
@@ -395,6 +379,9 @@ async fn the_admin_listener_serves_probes_and_metrics_only() {
     assert_eq!(res.status(), 404);
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["code"], "not-found");
+    let res = client.post(format!("{adm}/metrics")).send().await.unwrap();
+    assert_eq!(res.status(), 405);
+    assert_eq!(res.headers()["allow"], "GET, HEAD");
 }
 
 #[tokio::test]

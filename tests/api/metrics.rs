@@ -156,3 +156,47 @@ async fn pdn_games_are_counted_per_variant() {
     let labels = label_values(&text, "arbiter_games_judged_total", "variant");
     assert_eq!(labels.len(), 2, "{text}");
 }
+
+#[tokio::test]
+async fn engine_and_process_metrics_are_exposed() {
+    let app = spawn_app().await;
+    ok_json(app.get("/v1/variants/international/moves").await).await;
+    let text = scrape(&app).await;
+    for (series, kind) in [
+        ("arbiter_engine_slots", "gauge"),
+        ("arbiter_engine_jobs_running", "gauge"),
+        ("arbiter_engine_requests_total", "counter"),
+        ("arbiter_engine_rejected_total", "counter"),
+        ("arbiter_engine_work_units_total", "counter"),
+        ("process_resident_memory_bytes", "gauge"),
+        ("process_cpu_seconds_total", "counter"),
+        ("process_open_fds", "gauge"),
+        ("arbiter_http_requests_total", "counter"),
+        ("arbiter_http_request_duration_seconds", "histogram"),
+        ("arbiter_moves_generated_total", "counter"),
+    ] {
+        assert!(
+            text.contains(&format!("# TYPE {series} {kind}\n")),
+            "{series} {kind}: {text}"
+        );
+    }
+    assert_eq!(
+        value(&text, r#"arbiter_engine_requests_total{where="inline"}"#),
+        Some(1.0),
+        "{text}"
+    );
+    assert!(value(&text, "process_resident_memory_bytes").is_some_and(|b| b > 1e6));
+    assert!(value(&text, "process_open_fds").is_some_and(|n| n >= 1.0));
+    // Statuses are numeric codes; a 405 too.
+    let res = app
+        .client
+        .delete(app.url("/v1/variants"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 405);
+    let text = scrape(&app).await;
+    let series =
+        r#"arbiter_http_requests_total{method="DELETE",route="/v1/variants",status="405"}"#;
+    assert_eq!(value(&text, series), Some(1.0), "{text}");
+}

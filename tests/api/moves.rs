@@ -91,8 +91,7 @@ async fn a_body_sent_in_pieces_is_read_whole() {
 }
 
 /// Requests sent back to back on one connection, bodies and all in one write (pipelined):
-/// each is answered, in order, without the client sending anything more. A call whose first
-/// poll waits for its body (`server::BodyAfterHead`) is polled again by itself.
+/// each is answered, in order, without the client sending anything more.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pipelined_requests_with_bodies_are_all_answered() {
     use std::io::{Read, Write};

@@ -154,3 +154,26 @@ fn the_document_names_every_variant() {
         );
     }
 }
+
+/// The document's operations are exactly the routes the router serves: each handler's
+/// `#[utoipa::path]` names the pattern and method it is registered with in the route table.
+#[test]
+fn the_document_describes_the_route_table() {
+    let doc: Value = serde_json::from_str(&arbiter::openapi::document_json()).unwrap();
+    let mut documented = std::collections::BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for method in item.as_object().unwrap().keys() {
+            documented.insert((path.clone(), method.to_ascii_uppercase()));
+        }
+    }
+    let routed: std::collections::BTreeSet<_> = arbiter::api::ROUTES
+        .iter()
+        .flat_map(|r| {
+            r.methods
+                .iter()
+                .map(|(m, _)| (r.pattern.to_string(), m.to_string()))
+        })
+        .collect();
+    assert_eq!(documented, routed);
+    assert!(routed.len() >= 10, "{routed:?}");
+}
