@@ -6,7 +6,7 @@
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::ServiceResponse;
-use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
+use actix_web::error::{PathError, QueryPayloadError};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::middleware::ErrorHandlerResponse;
@@ -491,23 +491,6 @@ pub fn json_error(err: serde_path_to_error::Error<serde_json::Error>) -> ApiErro
         }
         _ => ApiError::malformed_json(inner),
     }
-}
-
-/// Error handler of actix's `JsonConfig`.
-pub fn json_config_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
-    match err {
-        JsonPayloadError::OverflowKnownLength { length, .. } => {
-            ApiError::payload_too_large(Some(length))
-        }
-        JsonPayloadError::Overflow { .. } => ApiError::payload_too_large(None),
-        JsonPayloadError::ContentType => ApiError::unsupported_media_type(""),
-        JsonPayloadError::Deserialize(e) => match e.classify() {
-            serde_json::error::Category::Data => ApiError::invalid_body(e.to_string()),
-            _ => ApiError::malformed_json(e),
-        },
-        other => ApiError::invalid_body(other.to_string()),
-    }
-    .into()
 }
 
 /// Error handler of actix's `QueryConfig`.

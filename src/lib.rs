@@ -147,12 +147,6 @@ fn api_server(config: &Config, shared: Shared) -> std::io::Result<(Server, u16)>
             .app_data(engine.clone())
             .app_data(http_config.clone())
             .app_data(compress_cache.clone())
-            .app_data(
-                web::JsonConfig::default()
-                    .limit(body_limit)
-                    .error_handler(errors::json_config_error),
-            )
-            .app_data(web::PayloadConfig::new(body_limit))
             .app_data(web::QueryConfig::default().error_handler(errors::query_config_error))
             .app_data(web::PathConfig::default().error_handler(errors::path_config_error))
             // Innermost first: metrics, ETags and compression, CORS, problem documents for
