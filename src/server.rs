@@ -19,7 +19,7 @@ use std::task::{ready, Context, Poll};
 use actix_web::rt::net::TcpStream;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use crate::errors::Problem;
+use crate::errors::{Problem, ProblemCode};
 
 /// What the rewritten answers say about the server's own bounds.
 #[derive(Clone, Debug)]
@@ -237,14 +237,14 @@ fn read_head(buf: &[u8]) -> Option<Head> {
 pub fn bare_problem(status: u16, text: &BareErrorText) -> Problem {
     let (code, title, detail) = match status {
         400 => (
-            "bad-request",
+            ProblemCode::BadRequest,
             "Bad request",
             "the request is not valid HTTP/1.1: a malformed request line, a URI longer than \
              64 KiB, an invalid header or an invalid Content-Length"
                 .to_string(),
         ),
         408 => (
-            "request-head-timeout",
+            ProblemCode::RequestHeadTimeout,
             "Request head timeout",
             format!(
                 "the request head was not received within {} s",
@@ -252,17 +252,17 @@ pub fn bare_problem(status: u16, text: &BareErrorText) -> Problem {
             ),
         ),
         431 => (
-            "request-header-fields-too-large",
+            ProblemCode::RequestHeaderFieldsTooLarge,
             "Request header fields too large",
             "the request head is larger than 128 KiB or has more than 96 header fields".to_string(),
         ),
         s if s >= 500 => (
-            "internal",
+            ProblemCode::Internal,
             "Internal server error",
             "the server failed to answer this request".to_string(),
         ),
         _ => (
-            "client-error",
+            ProblemCode::ClientError,
             "Client error",
             "the request failed".to_string(),
         ),

@@ -15,7 +15,7 @@ use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actix_web::{FromRequest, HttpRequest};
 
-use crate::errors::ApiError;
+use crate::errors::{ApiError, ProblemCode};
 
 /// The content codings a request body may use.
 pub const SUPPORTED_ENCODINGS: &str = "gzip, x-gzip, deflate, br, zstd, identity";
@@ -64,7 +64,7 @@ pub fn codings(req: &HttpRequest) -> Result<Vec<Coding>, ApiError> {
 pub fn unsupported_encoding(what: &str) -> ApiError {
     ApiError::new(
         StatusCode::UNSUPPORTED_MEDIA_TYPE,
-        "unsupported-content-encoding",
+        ProblemCode::UnsupportedContentEncoding,
         "Unsupported content encoding",
         format!(
             "the request body's Content-Encoding '{}' is not supported; use one of: \
@@ -195,7 +195,7 @@ pub fn decode(
 fn corrupt(e: std::io::Error) -> ApiError {
     ApiError::new(
         StatusCode::BAD_REQUEST,
-        "invalid-encoding",
+        ProblemCode::InvalidEncoding,
         "Body does not match its content encoding",
         format!("the request body could not be decoded as its Content-Encoding says: {e}"),
     )

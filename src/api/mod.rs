@@ -317,7 +317,10 @@ pub fn parse_json_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiErro
     Ok(value)
 }
 
-fn is_json(content_type: &str) -> bool {
+/// Whether a `Content-Type` (its parameters, if any, ignored; any case) is JSON:
+/// `application/json` or `application/<anything>+json`. The one test of the JSON bodies of
+/// every endpoint.
+pub(crate) fn is_json(content_type: &str) -> bool {
     // What nearly every client sends.
     if content_type.eq_ignore_ascii_case("application/json") {
         return true;
