@@ -21,6 +21,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::engine::Work;
 use crate::errors::ApiError;
 use crate::metrics;
 
@@ -271,7 +272,15 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
                 .map_or(crate::config::MAX_BODY_BYTES, |l| l.0);
             let codings = body::codings(&req)?;
             let raw = body::read_raw(&req, &mut payload, limit, ApiError::body_too_large).await?;
-            let bytes = body::decode(raw, &codings, limit, ApiError::body_too_large)?;
+            let bytes = body::decode_as_work(
+                &req,
+                Work::Request,
+                raw,
+                codings,
+                limit,
+                ApiError::body_too_large,
+            )
+            .await?;
             if bytes.iter().all(u8::is_ascii_whitespace) {
                 return Ok(JsonBody(None));
             }

@@ -543,7 +543,15 @@ pub async fn judge_pdn(
         pdn_too_large,
     )
     .await?;
-    let bytes = body::decode(raw, &codings, MAX_PDN_BODY_BYTES, pdn_too_large)?;
+    let bytes = body::decode_as_work(
+        &req,
+        Work::PdnFile,
+        raw,
+        codings,
+        MAX_PDN_BODY_BYTES,
+        pdn_too_large,
+    )
+    .await?;
     // An empty PDN text is a file without games (judged: none); an empty JSON body is not
     // JSON, and no body at all (nor a Content-Type) is a missing body.
     if (is_json(&essence) || essence.is_empty()) && bytes.iter().all(u8::is_ascii_whitespace) {
