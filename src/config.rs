@@ -36,16 +36,6 @@ pub enum LogFormat {
     Pretty,
 }
 
-impl LogFormat {
-    /// Reads `ARBITER_LOG_FORMAT` (`json` selects JSON; anything else is human-readable).
-    pub fn from_env() -> LogFormat {
-        match std::env::var("ARBITER_LOG_FORMAT") {
-            Ok(v) if v.eq_ignore_ascii_case("json") => LogFormat::Json,
-            _ => LogFormat::Pretty,
-        }
-    }
-}
-
 /// The flags of `arbiter serve`, each with an environment fallback.
 #[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
 pub struct ServeArgs {

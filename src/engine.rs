@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 
 use arbiter_rules::Budget;
 
-use crate::errors::ApiError;
+use crate::errors::{ApiError, ProblemCode};
 
 /// Default work budget of a `/moves`, `/play` or `/judge` request, in work units (about half a
 /// second of CPU). The heaviest real game of the test archives needs under 1 % of it; the
@@ -254,7 +254,7 @@ impl Engine {
 }
 
 fn is_over_budget<T>(r: &Result<T, ApiError>) -> bool {
-    matches!(r, Err(e) if e.problem().code == "budget-exceeded")
+    matches!(r, Err(e) if e.problem().code == ProblemCode::BudgetExceeded)
 }
 
 #[cfg(test)]
@@ -289,7 +289,7 @@ mod tests {
         assert_eq!(e.stats().pooled.load(Ordering::Relaxed), 1);
         // Over the whole budget: the deterministic 422 naming the budget, not the slice.
         let err = e.run(Work::Request, spin(5_000)).await.unwrap_err();
-        assert_eq!(err.problem().code, "budget-exceeded");
+        assert_eq!(err.problem().code, ProblemCode::BudgetExceeded);
         assert_eq!(err.problem().limit, Some(1_000));
         assert_eq!(e.run(Work::PdnFile, spin(5_000)).await.unwrap(), 5_000);
         assert_eq!(e.running(), 0);
@@ -315,13 +315,13 @@ mod tests {
             actix_web::rt::time::sleep(std::time::Duration::from_millis(1)).await;
         }
         let err = e.run(Work::Request, spin(500)).await.unwrap_err();
-        assert_eq!(err.problem().code, "overloaded");
+        assert_eq!(err.problem().code, ProblemCode::Overloaded);
         assert_eq!(err.status().as_u16(), 503);
         // Cheap work still runs on the I/O worker, within a tenth of the usual slice (1 unit of
         // 10); a little more is refused at once.
         assert!(e.run(Work::Request, spin(1)).await.is_ok());
         let err = e.run(Work::Request, spin(3)).await.unwrap_err();
-        assert_eq!(err.problem().code, "overloaded");
+        assert_eq!(err.problem().code, ProblemCode::Overloaded);
         gate.store(true, Ordering::Relaxed);
         blocker.await.unwrap().unwrap();
         assert_eq!(e.stats().shed.load(Ordering::Relaxed), 2);

@@ -6,12 +6,14 @@
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::ServiceResponse;
-use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
+use actix_web::error::{PathError, QueryPayloadError};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::middleware::ErrorHandlerResponse;
 use actix_web::{HttpRequest, HttpResponse, ResponseError};
 use arbiter_rules::{FenError, GenError, MoveError};
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -19,6 +21,64 @@ use crate::config::{MAX_BODY_BYTES, MAX_MOVES};
 
 /// The media type of every error response.
 pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// The stable code of a problem: the last segment of its `type`
+/// (`urn:arbiter:problem:<code>`), written in kebab-case (`BudgetExceeded` is
+/// `budget-exceeded`). Its text is serde's: [`fmt::Display`] writes what serde writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProblemCode {
+    // Requests the HTTP layer refuses.
+    BadRequest,
+    NotFound,
+    MethodNotAllowed,
+    PayloadTooLarge,
+    UnsupportedMediaType,
+    UnsupportedContentEncoding,
+    InvalidEncoding,
+    RequestHeadTimeout,
+    RequestHeaderFieldsTooLarge,
+    ClientError,
+    // Requests whose content is refused.
+    MalformedJson,
+    InvalidBody,
+    InvalidQuery,
+    InvalidPath,
+    UnknownVariant,
+    InvalidPosition,
+    UnparsableMove,
+    IllegalMove,
+    AmbiguousMove,
+    TooManyMoves,
+    TooManyGames,
+    // Games of a PDN file that cannot be judged (an entry's `error`, not a request's).
+    InvalidGameText,
+    UnsupportedVariant,
+    NoVariant,
+    // The engine's bounds.
+    CaptureLimit,
+    BudgetExceeded,
+    // The service's state.
+    Overloaded,
+    RequestTimeout,
+    ShuttingDown,
+    NotReady,
+    Internal,
+}
+
+impl ProblemCode {
+    /// The problem's `type`: `urn:arbiter:problem:<code>`.
+    pub fn type_uri(self) -> String {
+        format!("urn:arbiter:problem:{self}")
+    }
+}
+
+impl fmt::Display for ProblemCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // serde writes a unit variant into a formatter as its (renamed) name.
+        self.serialize(f)
+    }
+}
 
 /// An RFC 9457 problem: the body of every 4xx and 5xx response.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
@@ -45,8 +105,8 @@ pub struct Problem {
     #[schema(example = "ply 1 ('32-23'): illegal move: 32-23 does not match any legal move")]
     pub detail: String,
     /// Stable machine-readable code (the last segment of `type`).
-    #[schema(example = "illegal-move")]
-    pub code: String,
+    #[schema(value_type = String, example = "illegal-move")]
+    pub code: ProblemCode,
     /// The request field or parameter at fault, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = "position")]
@@ -94,15 +154,20 @@ pub struct ApiError {
 
 impl ApiError {
     /// A problem with no extension members.
-    pub fn new(status: StatusCode, code: &str, title: &str, detail: impl Into<String>) -> Self {
+    pub fn new(
+        status: StatusCode,
+        code: ProblemCode,
+        title: &str,
+        detail: impl Into<String>,
+    ) -> Self {
         ApiError {
             status,
             problem: Box::new(Problem {
-                problem_type: format!("urn:arbiter:problem:{code}"),
+                problem_type: code.type_uri(),
                 title: title.to_string(),
                 status: status.as_u16(),
                 detail: detail.into(),
-                code: code.to_string(),
+                code,
                 field: None,
                 known_variants: None,
                 move_text: None,
@@ -153,7 +218,7 @@ impl ApiError {
         let known: Vec<String> = arbiter_rules::ids().into_iter().map(String::from).collect();
         let mut e = ApiError::new(
             StatusCode::NOT_FOUND,
-            "unknown-variant",
+            ProblemCode::UnknownVariant,
             "Unknown variant",
             format!(
                 "there is no variant '{}'; known variants: {}",
@@ -169,7 +234,7 @@ impl ApiError {
     pub fn invalid_position(field: &str, err: &FenError) -> Self {
         ApiError::new(
             StatusCode::BAD_REQUEST,
-            "invalid-position",
+            ProblemCode::InvalidPosition,
             "Invalid position",
             format!("{field}: {err}"),
         )
@@ -185,14 +250,14 @@ impl ApiError {
         match err {
             GenError::CaptureLimit { .. } => ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "capture-limit",
+                ProblemCode::CaptureLimit,
                 "Capture enumeration bound exceeded",
                 err.to_string(),
             ),
             GenError::Budget { limit } => {
                 let mut e = ApiError::new(
                     StatusCode::UNPROCESSABLE_ENTITY,
-                    "budget-exceeded",
+                    ProblemCode::BudgetExceeded,
                     "Work budget exceeded",
                     format!(
                         "{err}; the bound is the same on every replica, so retrying does not \
@@ -204,7 +269,7 @@ impl ApiError {
             }
             GenError::Cancelled => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
-                "request-timeout",
+                ProblemCode::RequestTimeout,
                 "Request timed out",
                 "the request's time ran out and its engine work was stopped",
             ),
@@ -215,7 +280,7 @@ impl ApiError {
     pub fn overloaded(max_jobs: usize, retry_after_secs: u64) -> Self {
         let mut e = ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "overloaded",
+            ProblemCode::Overloaded,
             "Overloaded",
             format!(
                 "all {max_jobs} engine slots of this replica are busy; the request was not \
@@ -235,12 +300,17 @@ impl ApiError {
         let (code, title, legal, candidates) = match err {
             MoveError::Gen(g) => return ApiError::engine(&g),
             MoveError::Syntax { .. } | MoveError::UnknownSquare { .. } => {
-                ("unparsable-move", "Unparsable move", None, None)
+                (ProblemCode::UnparsableMove, "Unparsable move", None, None)
             }
-            MoveError::Illegal { legal, .. } => ("illegal-move", "Illegal move", Some(legal), None),
-            MoveError::Ambiguous { candidates } => {
-                ("ambiguous-move", "Ambiguous move", None, Some(candidates))
+            MoveError::Illegal { legal, .. } => {
+                (ProblemCode::IllegalMove, "Illegal move", Some(legal), None)
             }
+            MoveError::Ambiguous { candidates } => (
+                ProblemCode::AmbiguousMove,
+                "Ambiguous move",
+                None,
+                Some(candidates),
+            ),
         };
         let mut e = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, title, detail);
         e.problem.move_text = Some(clip(text));
@@ -263,7 +333,7 @@ impl ApiError {
     pub fn too_many_moves(count: usize) -> Self {
         let mut e = ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
-            "too-many-moves",
+            ProblemCode::TooManyMoves,
             "Too many moves",
             format!(
                 "the request has {count} moves; at most {MAX_MOVES} moves are accepted per request"
@@ -278,7 +348,7 @@ impl ApiError {
     pub fn malformed_json(detail: impl std::fmt::Display) -> Self {
         ApiError::new(
             StatusCode::BAD_REQUEST,
-            "malformed-json",
+            ProblemCode::MalformedJson,
             "Malformed JSON",
             format!("the request body is not valid JSON: {detail}"),
         )
@@ -288,7 +358,7 @@ impl ApiError {
     pub fn invalid_body(detail: impl Into<String>) -> Self {
         ApiError::new(
             StatusCode::BAD_REQUEST,
-            "invalid-body",
+            ProblemCode::InvalidBody,
             "Invalid request body",
             detail,
         )
@@ -298,7 +368,7 @@ impl ApiError {
     pub fn invalid_query(detail: impl std::fmt::Display) -> Self {
         ApiError::new(
             StatusCode::BAD_REQUEST,
-            "invalid-query",
+            ProblemCode::InvalidQuery,
             "Invalid query string",
             format!("the query string is not valid: {detail}"),
         )
@@ -326,7 +396,7 @@ impl ApiError {
         };
         let mut e = ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            "payload-too-large",
+            ProblemCode::PayloadTooLarge,
             "Request body too large",
             format!("{sent}the limit is {limit} bytes ({} KiB)", limit / 1024),
         );
@@ -338,7 +408,7 @@ impl ApiError {
     pub fn request_timeout(limit: std::time::Duration) -> Self {
         let mut e = ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "request-timeout",
+            ProblemCode::RequestTimeout,
             "Request timed out",
             format!(
                 "the request was not answered within the request timeout of {} s",
@@ -353,7 +423,7 @@ impl ApiError {
     pub fn unsupported_media_type(content_type: &str) -> Self {
         ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported-media-type",
+            ProblemCode::UnsupportedMediaType,
             "Unsupported media type",
             format!(
                 "the request body must be sent with Content-Type: application/json, not '{}'",
@@ -366,7 +436,7 @@ impl ApiError {
     pub fn not_found(path: &str) -> Self {
         ApiError::new(
             StatusCode::NOT_FOUND,
-            "not-found",
+            ProblemCode::NotFound,
             "Not found",
             format!(
                 "there is no resource at '{}'; the API is described at /api-docs/openapi.json",
@@ -379,7 +449,7 @@ impl ApiError {
     pub fn method_not_allowed(method: &str, allow: &'static str) -> Self {
         let mut e = ApiError::new(
             StatusCode::METHOD_NOT_ALLOWED,
-            "method-not-allowed",
+            ProblemCode::MethodNotAllowed,
             "Method not allowed",
             format!(
                 "method {} is not allowed here; allowed: {allow}",
@@ -398,13 +468,13 @@ impl ApiError {
         let title = sentence_case(reason);
         let title = title.as_str();
         let code = match status.as_u16() {
-            400 => "bad-request",
-            404 => "not-found",
-            405 => "method-not-allowed",
-            413 => "payload-too-large",
-            415 => "unsupported-media-type",
-            s if s >= 500 => "internal",
-            _ => "client-error",
+            400 => ProblemCode::BadRequest,
+            404 => ProblemCode::NotFound,
+            405 => ProblemCode::MethodNotAllowed,
+            413 => ProblemCode::PayloadTooLarge,
+            415 => ProblemCode::UnsupportedMediaType,
+            s if s >= 500 => ProblemCode::Internal,
+            _ => ProblemCode::ClientError,
         };
         let detail = if status.is_server_error() {
             "the server failed to answer this request".to_string()
@@ -415,8 +485,8 @@ impl ApiError {
     }
 }
 
-impl std::fmt::Display for ApiError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.problem.code, self.problem.detail)
     }
 }
@@ -493,23 +563,6 @@ pub fn json_error(err: serde_path_to_error::Error<serde_json::Error>) -> ApiErro
     }
 }
 
-/// Error handler of actix's `JsonConfig`.
-pub fn json_config_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
-    match err {
-        JsonPayloadError::OverflowKnownLength { length, .. } => {
-            ApiError::payload_too_large(Some(length))
-        }
-        JsonPayloadError::Overflow { .. } => ApiError::payload_too_large(None),
-        JsonPayloadError::ContentType => ApiError::unsupported_media_type(""),
-        JsonPayloadError::Deserialize(e) => match e.classify() {
-            serde_json::error::Category::Data => ApiError::invalid_body(e.to_string()),
-            _ => ApiError::malformed_json(e),
-        },
-        other => ApiError::invalid_body(other.to_string()),
-    }
-    .into()
-}
-
 /// Error handler of actix's `QueryConfig`.
 pub fn query_config_error(err: QueryPayloadError, _req: &HttpRequest) -> actix_web::Error {
     let message = err
@@ -529,7 +582,7 @@ pub fn query_config_error(err: QueryPayloadError, _req: &HttpRequest) -> actix_w
 pub fn path_config_error(err: PathError, _req: &HttpRequest) -> actix_web::Error {
     ApiError::new(
         StatusCode::BAD_REQUEST,
-        "invalid-path",
+        ProblemCode::InvalidPath,
         "Invalid path parameter",
         err.to_string(),
     )

@@ -8,15 +8,16 @@
 //! (`"…-br"`, `"…-gz"`); `If-None-Match` is compared on the part before it (the weak
 //! comparison RFC 9110 asks for), so a cache holding either representation revalidates.
 
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::io::Write as _;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use actix_web::body::{BoxBody, EitherBody, MessageBody};
+use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::http::header::{
+    self, AcceptEncoding, Encoding, Header, HeaderName, HeaderValue, Preference,
+};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::{web, HttpMessage, HttpResponse};
@@ -93,55 +94,9 @@ fn incoming_id(req: &ServiceRequest) -> Option<String> {
     ok.then(|| v.to_string())
 }
 
-thread_local! {
-    static RNG: Cell<u64> = Cell::new(seed());
-}
-
-fn seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos()),
-    );
-    h.finish() | 1
-}
-
-fn next_random() -> u64 {
-    RNG.with(|s| {
-        // splitmix64
-        let mut z = s.get().wrapping_add(0x9e37_79b9_7f4a_7c15);
-        s.set(z);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    })
-}
-
-/// A new request id: a random UUID (version 4 layout), from a per-thread generator seeded
-/// from the OS.
+/// A new request id: a random UUID (version 4).
 pub fn new_request_id() -> String {
-    uuid_v4_text(next_random(), next_random())
-}
-
-/// The UUID (version 4 layout) of 128 random bits.
-fn uuid_v4_text(hi: u64, lo: u64) -> String {
-    let hi = (hi & !0xf000) | 0x4000; // version 4
-    let lo = (lo & !(0xc << 60)) | (0x8 << 60); // RFC 4122 variant
-
-    // xxxxxxxx-xxxx-4xxx-Nxxx-xxxxxxxxxxxx: the 128 bits as 32 hex digits, most significant
-    // first, with a dash after the 8th, 12th, 16th and 20th.
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let bits = (u128::from(hi) << 64) | u128::from(lo);
-    let mut out = String::with_capacity(36);
-    for i in 0..32 {
-        if matches!(i, 8 | 12 | 16 | 20) {
-            out.push('-');
-        }
-        out.push(HEX[((bits >> (124 - 4 * i)) & 15) as usize] as char);
-    }
-    out
+    uuid::Uuid::new_v4().to_string()
 }
 
 /// The outermost middleware: gives the request its id (the client's `X-Request-Id` when it
@@ -309,6 +264,13 @@ impl Coding {
         }
     }
 
+    fn encoding(self) -> Encoding {
+        match self {
+            Coding::Brotli => Encoding::brotli(),
+            Coding::Gzip => Encoding::gzip(),
+        }
+    }
+
     fn etag_suffix(self) -> &'static str {
         match self {
             Coding::Brotli => "-br",
@@ -317,36 +279,26 @@ impl Coding {
     }
 }
 
-/// The coding to answer in, from `Accept-Encoding`: brotli if accepted, else gzip, else none
-/// (q-values of 0 refuse a coding; `*` accepts both).
-pub fn negotiate(accept: Option<&HeaderValue>) -> Option<Coding> {
-    let text = accept?.to_str().ok()?;
-    let mut br = None;
-    let mut gzip = None;
-    let mut any = None;
-    for item in text.split(',') {
-        let mut parts = item.split(';');
-        let name = parts.next().unwrap_or("").trim().to_ascii_lowercase();
-        let mut q = 1.0f32;
-        for p in parts {
-            if let Some(v) = p.trim().strip_prefix("q=") {
-                q = v.trim().parse().unwrap_or(0.0);
-            }
-        }
-        match name.as_str() {
-            "br" => br = Some(q),
-            "gzip" | "x-gzip" => gzip = Some(q),
-            "*" => any = Some(q),
-            _ => {}
-        }
+/// The coding to answer in, from `Accept-Encoding` (actix-web's typed header and its
+/// negotiation): the accepted one of brotli and gzip with the highest q-value (brotli at equal
+/// values), none when neither is accepted or the header is absent or empty. `*` stands for
+/// the codings the header does not name: when neither is accepted by name and `*` is the
+/// client's first choice, brotli (else gzip) unless refused by name.
+pub fn negotiate(accept: &AcceptEncoding) -> Option<Coding> {
+    const SUPPORTED: [Encoding; 3] = [Encoding::brotli(), Encoding::gzip(), Encoding::identity()];
+    if accept.0.is_empty() {
+        return None;
     }
-    let ok = |q: Option<f32>| q.or(any).is_some_and(|q| q > 0.0);
-    if ok(br) {
-        Some(Coding::Brotli)
-    } else if ok(gzip) {
-        Some(Coding::Gzip)
-    } else {
-        None
+    match accept.negotiate(SUPPORTED.iter())? {
+        e if e == Encoding::brotli() => Some(Coding::Brotli),
+        e if e == Encoding::gzip() => Some(Coding::Gzip),
+        _ if accept.preference() == Some(Preference::Any) => {
+            [Coding::Brotli, Coding::Gzip].into_iter().find(|c| {
+                let named = Preference::Specific(c.encoding());
+                !accept.0.iter().any(|q| q.item == named)
+            })
+        }
+        _ => None,
     }
 }
 
@@ -483,7 +435,6 @@ pub async fn representation(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<BoxBody>>, actix_web::Error> {
     let get = req.method() == Method::GET;
-    let coding = negotiate(req.headers().get(header::ACCEPT_ENCODING));
     let if_none_match = req.headers().get(header::IF_NONE_MATCH).cloned();
     let probe = is_probe(req.path());
     let cache = req.app_data::<web::Data<CompressCache>>().cloned();
@@ -496,6 +447,15 @@ pub async fn representation(
     let cacheable = get && status == StatusCode::OK && !probe;
     let may_compress = compressible(res.headers().get(header::CONTENT_TYPE))
         && !res.headers().contains_key(header::CONTENT_ENCODING);
+    // Negotiated only for a body worth compressing (one streamed, of unknown size, is not).
+    let coding = match res.response().body().size() {
+        BodySize::Sized(n) if may_compress && n >= COMPRESS_MIN_BYTES as u64 => {
+            AcceptEncoding::parse(res.request())
+                .ok()
+                .and_then(|accept| negotiate(&accept))
+        }
+        _ => None,
+    };
     if !cacheable && (!may_compress || coding.is_none()) {
         // Nothing to hash or compress: only say that the answer depends on Accept-Encoding.
         if may_compress {
@@ -602,26 +562,47 @@ mod tests {
 
     #[test]
     fn request_ids_are_version_4_uuids() {
-        for (hi, lo) in [
-            (0, 0),
-            (u64::MAX, u64::MAX),
-            (0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210),
-        ] {
-            let h = (hi & !0xf000) | 0x4000;
-            let l = (lo & !(0xc << 60)) | (0x8 << 60);
-            let expected = format!(
-                "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
-                h >> 32,
-                (h >> 16) & 0xffff,
-                h & 0xffff,
-                l >> 48,
-                l & 0xffff_ffff_ffff
-            );
-            assert_eq!(uuid_v4_text(hi, lo), expected);
-        }
         let id = new_request_id();
-        assert_eq!(id.len(), 36);
-        assert_eq!(&id[14..15], "4", "{id}");
-        assert!(matches!(&id[19..20], "8" | "9" | "a" | "b"), "{id}");
+        let parsed = uuid::Uuid::parse_str(&id).unwrap();
+        assert_eq!(parsed.get_version_num(), 4, "{id}");
+        assert_eq!(id, parsed.hyphenated().to_string());
+        assert_ne!(new_request_id(), id);
+    }
+
+    #[test]
+    fn codings_are_negotiated_by_q_value() {
+        let coding = |text: &str| {
+            let req = actix_web::test::TestRequest::default()
+                .insert_header((header::ACCEPT_ENCODING, text))
+                .to_http_request();
+            negotiate(&AcceptEncoding::parse(&req).unwrap())
+        };
+        use Coding::{Brotli, Gzip};
+        for (text, expected) in [
+            ("", None),
+            ("identity", None),
+            ("deflate, zstd", None),
+            ("gzip", Some(Gzip)),
+            ("GZIP", Some(Gzip)),
+            ("br", Some(Brotli)),
+            ("gzip, deflate, br", Some(Brotli)),
+            ("gzip, deflate, br, zstd", Some(Brotli)),
+            ("zstd, gzip", Some(Gzip)),
+            ("br;q=0, gzip", Some(Gzip)),
+            ("br;q=0.5, gzip", Some(Gzip)),
+            ("br;q=0.5, gzip;q=0.4", Some(Brotli)),
+            ("br;q=0, gzip;q=0", None),
+            ("*", Some(Brotli)),
+            ("*;q=0", None),
+            ("br;q=0, *", Some(Gzip)),
+            ("br;q=0, gzip;q=0, *", None),
+            ("*;q=0.5, identity", None),
+            // A coding named is chosen over one `*` stands for.
+            ("gzip;q=0.5, *", Some(Gzip)),
+        ] {
+            assert_eq!(coding(text), expected, "{text:?}");
+        }
+        let none = actix_web::test::TestRequest::default().to_http_request();
+        assert_eq!(negotiate(&AcceptEncoding::parse(&none).unwrap()), None);
     }
 }

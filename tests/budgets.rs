@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use arbiter::api::pdn::{judge_pdn_text, MAX_GAMES};
 use arbiter::engine::{DEFAULT_PDN_WORK_BUDGET, DEFAULT_WORK_BUDGET};
+use arbiter::errors::ProblemCode;
 use arbiter_rules::adjudication::{judge_pdn_game, ReadOptions};
 use arbiter_rules::notation::pdn::parse_pdn;
 use arbiter_rules::{variant, Budget};
@@ -123,7 +124,7 @@ fn heavy_requests_hit_the_budget() {
         b.used(),
         started.elapsed().as_secs_f64()
     );
-    assert_eq!(err.problem().code, "budget-exceeded");
+    assert_eq!(err.problem().code, ProblemCode::BudgetExceeded);
     assert_eq!(err.problem().limit, Some(DEFAULT_PDN_WORK_BUDGET));
     // One such game alone is judged within the request budget.
     let b = Budget::new(DEFAULT_WORK_BUDGET);

@@ -87,7 +87,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         Err(e) => assert!(
-            count > MAX_GAMES || e.problem().code == "budget-exceeded",
+            count > MAX_GAMES || e.problem().code == arbiter::errors::ProblemCode::BudgetExceeded,
             "{}",
             e.problem().detail
         ),

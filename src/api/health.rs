@@ -43,7 +43,7 @@ pub async fn readyz(req: actix_web::HttpRequest) -> Result<HttpResponse, crate::
     if shutting_down {
         return Err(crate::errors::ApiError::new(
             actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
-            "shutting-down",
+            crate::errors::ProblemCode::ShuttingDown,
             "Shutting down",
             "the server is shutting down; in-flight requests finish, new ones go elsewhere",
         ));
@@ -51,7 +51,7 @@ pub async fn readyz(req: actix_web::HttpRequest) -> Result<HttpResponse, crate::
     if arbiter_rules::variants().is_empty() {
         return Err(crate::errors::ApiError::new(
             actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
-            "not-ready",
+            crate::errors::ProblemCode::NotReady,
             "Not ready",
             "the rules catalogue is empty",
         ));

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 
 use super::{check_move_count, find_variant, JsonBody, Side};
 use crate::engine::{Engine, Work};
-use crate::errors::{ApiError, Problem};
+use crate::errors::{ApiError, Problem, ProblemCode};
 
 /// A result declared by the players or the tournament software (a game record's `Result`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -218,8 +218,8 @@ pub struct InvalidMove {
     #[schema(example = "28-22")]
     pub move_text: String,
     /// `illegal-move`, `ambiguous-move` or `unparsable-move`.
-    #[schema(example = "illegal-move")]
-    pub code: String,
+    #[schema(value_type = String, example = "illegal-move")]
+    pub code: ProblemCode,
     /// Why the move was refused.
     #[schema(
         example = "illegal move: 28-22 does not match any legal move; a capture is compulsory"
@@ -459,7 +459,7 @@ pub fn judge_game(
         InvalidMove {
             ply: i.ply,
             move_text: i.text.clone(),
-            code: p.code.clone(),
+            code: p.code,
             reason: p.reason.clone().unwrap_or_else(|| i.error.to_string()),
             legal_moves: i.legal.clone(),
             candidates: p.candidates.clone(),

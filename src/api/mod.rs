@@ -21,6 +21,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::engine::Work;
 use crate::errors::ApiError;
 
 /// `Allow` of a resource read with GET (HEAD is answered on every GET resource).
@@ -291,7 +292,15 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonBody<T> {
                 .map_or(crate::config::MAX_BODY_BYTES, |l| l.0);
             let codings = body::codings(&req)?;
             let raw = body::read_raw(&req, &mut payload, limit, ApiError::body_too_large).await?;
-            let bytes = body::decode(raw, &codings, limit, ApiError::body_too_large)?;
+            let bytes = body::decode_as_work(
+                &req,
+                Work::Request,
+                raw,
+                codings,
+                limit,
+                ApiError::body_too_large,
+            )
+            .await?;
             if bytes.iter().all(u8::is_ascii_whitespace) {
                 return Ok(JsonBody(None));
             }
@@ -337,7 +346,10 @@ pub fn parse_json_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiErro
     Ok(value)
 }
 
-fn is_json(content_type: &str) -> bool {
+/// Whether a `Content-Type` (its parameters, if any, ignored; any case) is JSON:
+/// `application/json` or `application/<anything>+json`. The one test of the JSON bodies of
+/// every endpoint.
+pub(crate) fn is_json(content_type: &str) -> bool {
     // What nearly every client sends.
     if content_type.eq_ignore_ascii_case("application/json") {
         return true;

@@ -23,9 +23,9 @@ use super::judge::{
     ResultConventionDto,
 };
 use super::judge::{Agreement, VerdictDto};
-use super::{body, find_variant};
+use super::{body, find_variant, is_json};
 use crate::engine::{Engine, Work};
-use crate::errors::{ApiError, Problem};
+use crate::errors::{ApiError, Problem, ProblemCode};
 
 /// Largest accepted PDN request body, in bytes (1 MiB).
 pub const MAX_PDN_BODY_BYTES: usize = 1024 * 1024;
@@ -114,8 +114,8 @@ pub struct PdnInvalidMove {
     #[schema(example = "28-22")]
     pub move_text: String,
     /// `illegal-move`, `ambiguous-move` or `unparsable-move`.
-    #[schema(example = "illegal-move")]
-    pub code: String,
+    #[schema(value_type = String, example = "illegal-move")]
+    pub code: ProblemCode,
     /// Why the move was refused.
     #[schema(example = "illegal move: 28-22 does not match any legal move")]
     pub reason: String,
@@ -129,8 +129,8 @@ pub struct PdnInvalidMove {
 pub struct GameErrorDto {
     /// `invalid-game-text`, `unsupported-variant`, `no-variant`, `invalid-position`,
     /// `too-many-moves` (more than 1000 plies) or `capture-limit`.
-    #[schema(example = "unsupported-variant")]
-    pub code: String,
+    #[schema(value_type = String, example = "unsupported-variant")]
+    pub code: ProblemCode,
     /// Human-readable explanation.
     #[schema(example = "GameType \"41\" is not a variant this service supports")]
     pub detail: String,
@@ -239,14 +239,14 @@ pub struct PdnJudgeResponse {
     pub summary: PdnSummary,
 }
 
-fn game_error_code(e: &GameError) -> &'static str {
+fn game_error_code(e: &GameError) -> ProblemCode {
     match e {
-        GameError::Text(_) => "invalid-game-text",
-        GameError::UnsupportedVariant(_) => "unsupported-variant",
-        GameError::NoVariant => "no-variant",
-        GameError::BadFen(_) => "invalid-position",
-        GameError::TooManyPlies { .. } => "too-many-moves",
-        GameError::Gen(_) => "capture-limit",
+        GameError::Text(_) => ProblemCode::InvalidGameText,
+        GameError::UnsupportedVariant(_) => ProblemCode::UnsupportedVariant,
+        GameError::NoVariant => ProblemCode::NoVariant,
+        GameError::BadFen(_) => ProblemCode::InvalidPosition,
+        GameError::TooManyPlies { .. } => ProblemCode::TooManyMoves,
+        GameError::Gen(_) => ProblemCode::CaptureLimit,
     }
 }
 
@@ -341,7 +341,7 @@ fn judged_entry(index: usize, game: &PdnGame, r: GameReport, include_pdn: bool) 
             ply: i.ply,
             move_number: r.illegal_move_number,
             move_text: i.text.clone(),
-            code: p.code.clone(),
+            code: p.code,
             reason: p.reason.clone().unwrap_or_else(|| i.error.to_string()),
             legal_moves: i.legal.clone(),
         }
@@ -353,7 +353,7 @@ fn judged_entry(index: usize, game: &PdnGame, r: GameReport, include_pdn: bool) 
 pub fn too_many_games(count: usize, limit: usize) -> ApiError {
     ApiError::new(
         StatusCode::UNPROCESSABLE_ENTITY,
-        "too-many-games",
+        ProblemCode::TooManyGames,
         "Too many games",
         format!("the PDN text has {count} games; at most {limit} games are judged per request"),
     )
@@ -371,7 +371,7 @@ pub fn pdn_too_large(length: Option<usize>, _limit: usize, decoded: bool) -> Api
     };
     ApiError::new(
         StatusCode::PAYLOAD_TOO_LARGE,
-        "payload-too-large",
+        ProblemCode::PayloadTooLarge,
         "Request body too large",
         format!("{sent}the limit for PDN files is {MAX_PDN_BODY_BYTES} bytes (1 MiB)"),
     )
@@ -421,7 +421,7 @@ pub fn judge_pdn_text(
                 };
                 let mut e = empty_entry(index, game, variant);
                 e.error = Some(GameErrorDto {
-                    code: game_error_code(&err).to_string(),
+                    code: game_error_code(&err),
                     detail: err.to_string(),
                 });
                 e
@@ -460,11 +460,6 @@ fn media_essence(ct: &str) -> String {
         .to_ascii_lowercase()
 }
 
-fn is_json(essence: &str) -> bool {
-    essence == "application/json"
-        || (essence.starts_with("application/") && essence.ends_with("+json"))
-}
-
 fn is_pdn_text(essence: &str) -> bool {
     essence.is_empty()
         || essence.starts_with("text/")
@@ -479,9 +474,13 @@ fn is_pdn_text(essence: &str) -> bool {
 ///
 /// The variant of a game is, in order: the `variant` query parameter, the `variant` member of a
 /// JSON body, the game's `GameType` tag (20 international, 21 english, 22 italian, 23 pool,
-/// 25 russian, 26 brazilian, 27 canadian, 28 portuguese, 29 czech, 31 thai, 40 frisian), its
-/// `Variant` tag (a variant id). A game that cannot be judged is an entry with `outcome:
-/// "error"`, not a failed request.
+/// 24 spanish, 25 russian, 26 brazilian, 27 canadian, 28 portuguese, 29 czech, 30 turkish,
+/// 31 thai, 40 frisian, 96 breakthrough, 97 frysk, 98 antidraughts; 99, a game from a set-up
+/// position, is international unless the `Variant` tag names another variant), its `Variant`
+/// tag (a variant id, or a name other programs write, such as lidraughts' `standard`). A
+/// `Variant` tag naming a variant on the board of the GameType's variant wins over the
+/// number, which several variants share. A game that cannot be judged is an entry with
+/// `outcome: "error"`, not a failed request.
 ///
 /// Bounds: the body is at most 1 MiB (413), the file at most 200 games (422
 /// `too-many-games`), a game at most 1000 plies (a per-game `too-many-moves` error). A body
@@ -527,7 +526,7 @@ pub async fn judge_pdn(
     if !is_json(&essence) && !is_pdn_text(&essence) {
         return Err(ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported-media-type",
+            ProblemCode::UnsupportedMediaType,
             "Unsupported media type",
             format!(
                 "send the PDN file as text/plain or application/x-pdn, or JSON {{\"pdn\": ...}} \
@@ -544,7 +543,15 @@ pub async fn judge_pdn(
         pdn_too_large,
     )
     .await?;
-    let bytes = body::decode(raw, &codings, MAX_PDN_BODY_BYTES, pdn_too_large)?;
+    let bytes = body::decode_as_work(
+        &req,
+        Work::PdnFile,
+        raw,
+        codings,
+        MAX_PDN_BODY_BYTES,
+        pdn_too_large,
+    )
+    .await?;
     // An empty PDN text is a file without games (judged: none); an empty JSON body is not
     // JSON, and no body at all (nor a Content-Type) is a missing body.
     if (is_json(&essence) || essence.is_empty()) && bytes.iter().all(u8::is_ascii_whitespace) {

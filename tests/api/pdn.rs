@@ -976,3 +976,30 @@ async fn drop_games_are_adjudicated() {
     assert_eq!(legal.len(), 10, "{}", g[3]);
     assert!(legal.contains(&json!("*d2")), "{}", g[3]);
 }
+
+/// The GameType numbers the API document lists for `POST /v1/judge/pdn` are the ones the
+/// catalogue accepts, each with its variant.
+#[test]
+fn documented_game_types_are_the_catalogues() {
+    use arbiter_rules::notation::pdn::variant_for_game_type;
+    let doc: Value = serde_json::from_str(&arbiter::openapi::document_json()).unwrap();
+    let text = doc["paths"][PATH]["post"]["description"].as_str().unwrap();
+    let list = text
+        .split_once("`GameType` tag (")
+        .and_then(|(_, rest)| rest.split_once(';'))
+        .map(|(list, _)| list)
+        .expect("the GameType list");
+    let documented: Vec<(u32, String)> = list
+        .split(',')
+        .map(|item| {
+            let (n, id) = item.trim().split_once(' ').expect("number and id");
+            (n.parse().expect("number"), id.trim().to_string())
+        })
+        .collect();
+    let catalogue: Vec<(u32, String)> = (0..99)
+        .filter_map(|n| variant_for_game_type(n).map(|v| (n, v.id().to_string())))
+        .collect();
+    assert_eq!(documented, catalogue);
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("99, a game from a set-up position, is international"));
+}
