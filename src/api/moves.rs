@@ -1,7 +1,7 @@
 //! `GET|POST /v1/variants/{variant}/moves`: the legal moves of a position.
 
 use actix_web::{web, HttpResponse};
-use arbiter_rules::{Budget, Counters, MoveView, Position, Variant};
+use arbiter_rules::{Budget, Counters, MoveList, MoveView, Position, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -131,13 +131,23 @@ pub fn list_moves(variant: &str, fen: Option<&str>) -> Result<MovesResponse, Api
     list_moves_within(find_variant(variant)?, fen, &Budget::unlimited())
 }
 
-/// The legal moves of `fen` (`None` = start position), charged to `budget`: the work of the
-/// moves endpoints.
+/// The legal moves of `fen` (`None` = start position), charged to `budget`, as a
+/// [`MovesResponse`].
 pub fn list_moves_within(
     v: &'static Variant,
     fen: Option<&str>,
     budget: &Budget,
 ) -> Result<MovesResponse, ApiError> {
+    Ok(answer_moves_within(v, fen, budget)?.into_response())
+}
+
+/// The legal moves of `fen` (`None` = start position), charged to `budget`: the work of the
+/// moves endpoints.
+pub fn answer_moves_within(
+    v: &'static Variant,
+    fen: Option<&str>,
+    budget: &Budget,
+) -> Result<MovesAnswer, ApiError> {
     let (pos, counters) = parse_position_counters(v, "position", fen)?;
     let moves = v
         .list_moves_within(&pos, budget)
@@ -152,23 +162,203 @@ pub fn list_moves_within(
     } else {
         PositionStatus::from(arbiter_rules::Status::Ongoing)
     };
-    let fen = v.fen(&pos);
-    let mut diagram = format!("/v1/variants/{}/diagram?position=", v.id());
-    query_escape_into(&fen, &mut diagram);
-    Ok(MovesResponse {
-        variant: v.id().to_string(),
-        position: match counters {
-            Some(c) => c.append_to(fen),
-            None => fen,
-        },
-        diagram,
-        side_to_move: pos.side().into(),
+    Ok(MovesAnswer {
+        v,
+        pos,
+        counters,
         status,
-        moves: moves
-            .iter()
-            .map(|d| MoveInfo::of(v, &pos, counters, d))
-            .collect(),
+        moves,
     })
+}
+
+/// A position and its legal moves, before they are written out: as a [`MovesResponse`]
+/// ([`MovesAnswer::into_response`]), or straight to its JSON text
+/// ([`MovesAnswer::to_json`], the same bytes `serde_json` writes for the response, without
+/// building its strings first).
+pub struct MovesAnswer {
+    v: &'static Variant,
+    pos: Position,
+    counters: Option<Counters>,
+    status: PositionStatus,
+    moves: MoveList,
+}
+
+impl MovesAnswer {
+    /// The number of legal moves.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether the position has no legal move.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// The answer as the response structure.
+    pub fn into_response(self) -> MovesResponse {
+        let MovesAnswer {
+            v,
+            pos,
+            counters,
+            status,
+            moves,
+        } = self;
+        let fen = v.fen(&pos);
+        let mut diagram = format!("/v1/variants/{}/diagram?position=", v.id());
+        query_escape_into(&fen, &mut diagram);
+        MovesResponse {
+            variant: v.id().to_string(),
+            position: match counters {
+                Some(c) => c.append_to(fen),
+                None => fen,
+            },
+            diagram,
+            side_to_move: pos.side().into(),
+            status,
+            moves: moves
+                .iter()
+                .map(|d| MoveInfo::of(v, &pos, counters, d))
+                .collect(),
+        }
+    }
+
+    /// The JSON text of [`MovesAnswer::into_response`], as `serde_json::to_vec` writes it
+    /// (compact, fields in declaration order), written directly: square names, FENs and move
+    /// texts go from the variant's tables and the position into the buffer.
+    pub fn to_json(&self) -> Vec<u8> {
+        // Writing to a Vec cannot fail.
+        use std::io::Write;
+        let v = self.v;
+        let mut out = Vec::with_capacity(512 + self.moves.len() * (240 + 2 * v.board().len()));
+        out.extend_from_slice(b"{\"variant\":");
+        json_str(&mut out, v.id());
+        // FENs go straight into the JSON text: they never need escaping (`fen_into`).
+        out.extend_from_slice(b",\"position\":\"");
+        let fen_start = out.len();
+        let lists = v.fen_into(&self.pos, &mut out);
+        let fen_end = out.len();
+        if let Some(c) = self.counters {
+            let _ = write!(out, "{c}");
+        }
+        out.extend_from_slice(b"\",\"side_to_move\":");
+        let _ = serde_json::to_writer(&mut out, &Side::from(self.pos.side()));
+        out.extend_from_slice(b",\"status\":");
+        // A position with moves is a game going on: its status written as serde_json would.
+        match &self.status {
+            PositionStatus {
+                state: super::GameState::Ongoing,
+                reason: None,
+            } => out.extend_from_slice(br#"{"state":"ongoing","reason":null}"#),
+            status => {
+                let _ = serde_json::to_writer(&mut out, status);
+            }
+        }
+        out.extend_from_slice(b",\"diagram\":\"/v1/variants/");
+        json_str_body(&mut out, v.id());
+        out.extend_from_slice(b"/diagram?position=");
+        // A FEN is letters, digits and `:,-`: as it is in a query string and in JSON.
+        out.extend_from_within(fen_start..fen_end);
+        out.extend_from_slice(b"\",\"moves\":[");
+        let parent_fen = out[fen_start..fen_end].to_vec();
+        for (i, d) in self.moves.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            let step = !d.mv.is_pass();
+            out.extend_from_slice(b"{\"notation\":");
+            json_str(&mut out, d.notation);
+            out.extend_from_slice(b",\"long\":");
+            json_str(&mut out, d.long);
+            out.extend_from_slice(b",\"from\":");
+            json_opt_square(&mut out, v, step.then_some(d.mv.from as usize));
+            out.extend_from_slice(b",\"to\":");
+            json_opt_square(&mut out, v, step.then_some(d.mv.to as usize));
+            out.extend_from_slice(b",\"route\":");
+            json_squares(&mut out, v, d.route);
+            out.extend_from_slice(b",\"captured\":");
+            json_squares(&mut out, v, d.captured);
+            out.extend_from_slice(b",\"captures\":");
+            let captures = if d.mv.is_removal() {
+                0
+            } else {
+                d.captured.len()
+            };
+            let _ = serde_json::to_writer(&mut out, &captures);
+            out.extend_from_slice(if d.mv.is_promotion() {
+                b",\"promotion\":true"
+            } else {
+                b",\"promotion\":false"
+            });
+            out.extend_from_slice(b",\"resulting_position\":\"");
+            // The list of a side the move leaves as it was is copied from the position's.
+            let child = v.play(&self.pos, &d.mv);
+            v.child_fen_into(&self.pos, &parent_fen, &lists, &child, &mut out);
+            if let Some(c) = self.counters {
+                let _ = write!(out, "{}", c.after(v, self.pos.side(), &d.mv));
+            }
+            out.extend_from_slice(b"\"}");
+        }
+        out.extend_from_slice(b"]}");
+        out
+    }
+}
+
+/// `text` as a JSON string.
+fn json_str(out: &mut Vec<u8>, text: &str) {
+    out.push(b'"');
+    json_str_body(out, text);
+    out.push(b'"');
+}
+
+/// `text` escaped for the inside of a JSON string, as `serde_json` escapes it: the quote,
+/// the backslash and the control characters (`\n`-style where JSON has a short form,
+/// `\u00XX` otherwise); everything else as it is.
+fn json_str_body(out: &mut Vec<u8>, text: &str) {
+    let bytes = text.as_bytes();
+    if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.extend_from_slice(bytes);
+        return;
+    }
+    // Rare (no name, FEN or move text has these): serde_json's own escaping, quotes off.
+    if let Ok(quoted) = serde_json::to_vec(text) {
+        if let [b'"', inner @ .., b'"'] = quoted.as_slice() {
+            out.extend_from_slice(inner);
+        }
+    }
+}
+
+/// A square's name as a JSON string: it needs no escaping (square names are letters and
+/// digits, checked when a variant is built).
+fn json_name(out: &mut Vec<u8>, v: &Variant, cell: usize) {
+    // The name's FEN entry (`,31`, padded to 8 bytes) is copied whole, a copy of a fixed size
+    // the compiler writes inline; its comma becomes the opening quote and the padding is cut.
+    let (entry, len) = v.fen_entry(cell);
+    debug_assert!(entry[1..len].iter().all(u8::is_ascii_alphanumeric));
+    let at = out.len();
+    out.extend_from_slice(&entry);
+    out[at] = b'"';
+    out.truncate(at + len);
+    out.push(b'"');
+}
+
+/// A square's name as a JSON string, or `null`.
+fn json_opt_square(out: &mut Vec<u8>, v: &Variant, cell: Option<usize>) {
+    match cell {
+        Some(c) => json_name(out, v, c),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+/// Squares' names as a JSON array of strings.
+fn json_squares(out: &mut Vec<u8>, v: &Variant, cells: &[usize]) {
+    out.push(b'[');
+    for (i, &c) in cells.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        json_name(out, v, c);
+    }
+    out.push(b']');
 }
 
 /// `text` escaped for a query string: letters, digits and `-._~:,` as they are, every other
@@ -195,9 +385,11 @@ pub fn query_escape_into(text: &str, out: &mut String) {
 }
 
 /// The 200 answer, tagged with the number of moves for the metrics.
-fn moves_response(answer: MovesResponse) -> HttpResponse {
-    let n = answer.moves.len() as u64;
-    let mut res = HttpResponse::Ok().json(answer);
+fn moves_response(answer: MovesAnswer) -> HttpResponse {
+    let n = answer.len() as u64;
+    let mut res = HttpResponse::Ok()
+        .content_type(actix_web::http::header::ContentType::json())
+        .body(answer.to_json());
     res.extensions_mut()
         .insert(crate::metrics::MovesGenerated(n));
     res
@@ -229,7 +421,7 @@ pub async fn get_moves(
     let fen = query.into_inner().position;
     let answer = engine
         .run(Work::Request, move |b| {
-            list_moves_within(v, fen.as_deref(), b)
+            answer_moves_within(v, fen.as_deref(), b)
         })
         .await?;
     Ok(moves_response(answer))
@@ -263,8 +455,73 @@ pub async fn post_moves(
     let fen = body.0.unwrap_or_default().position;
     let answer = engine
         .run(Work::Request, move |b| {
-            list_moves_within(v, fen.as_deref(), b)
+            answer_moves_within(v, fen.as_deref(), b)
         })
         .await?;
     Ok(moves_response(answer))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `to_json` against serde_json's text of the same answer, byte for byte, on the
+    /// positions of a seeded random game of every variant (drops, opening removals, the
+    /// last-move field and passes included), with and without move counters.
+    #[test]
+    fn direct_json_is_serde_json_text() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut compared = 0;
+        for v in arbiter_rules::variants() {
+            let mut pos = v.start();
+            for ply in 0..60 {
+                let fen = v.fen(&pos);
+                for text in [fen.clone(), format!("{fen}:H{}:F{}", ply % 7, 1 + ply / 2)] {
+                    let budget = Budget::unlimited();
+                    let direct = answer_moves_within(v, Some(&text), &budget)
+                        .unwrap()
+                        .to_json();
+                    let response = list_moves_within(v, Some(&text), &budget).unwrap();
+                    let serde = serde_json::to_vec(&response).unwrap();
+                    assert_eq!(
+                        String::from_utf8(direct).unwrap(),
+                        String::from_utf8(serde).unwrap(),
+                        "{} {text}",
+                        v.id()
+                    );
+                    compared += 1;
+                }
+                let moves = v.describe_moves(&pos).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = &moves[(next() % moves.len() as u64) as usize].mv;
+                pos = v.play(&pos, m);
+            }
+        }
+        assert!(compared > 1000, "{compared} answers compared");
+    }
+
+    #[test]
+    fn json_strings_are_escaped_as_serde_json_does() {
+        for text in [
+            "plain",
+            "a\"b",
+            "back\\slash",
+            "tab\tnew\nline",
+            "\u{1}",
+            "é",
+            "",
+        ] {
+            let mut out = Vec::new();
+            json_str(&mut out, text);
+            assert_eq!(out, serde_json::to_vec(text).unwrap(), "{text:?}");
+        }
+    }
 }
