@@ -11,7 +11,6 @@
 #![no_main]
 
 use arbiter_fuzz::{budget, fen_after_reads_back, pick_variant, reads_back, BUDGET};
-use arbiter_rules::gen::generate_paths;
 use arbiter_rules::{Budget, Color, Kind, Variant};
 use libfuzzer_sys::fuzz_target;
 
@@ -46,7 +45,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(moves, unbounded, "{}: {fen}", v.id());
     // Keeping every capture route finds the same moves, some of them several times.
     let mut routes = Vec::new();
-    if generate_paths(v, &pos, &budget(), false, &mut routes).is_ok() {
+    if v.generate_paths(&pos, &budget(), false, &mut routes).is_ok() {
         assert!(routes.len() >= moves.len(), "{}: {fen}", v.id());
         for r in &routes {
             assert!(

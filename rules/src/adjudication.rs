@@ -2,8 +2,9 @@
 //! rules, with the declared result checked against what the moves show.
 
 use crate::budget::Budget;
-use crate::gen::GenError;
-use crate::notation::pdn::{choose_variant, PdnGame, PdnNoteKind, VariantChoice};
+use crate::budget::GenError;
+use crate::catalogue::{choose_variant, VariantChoice};
+use crate::notation::pdn::{PdnGame, PdnNoteKind};
 use crate::outcome::{Judgement, Reason, Verdict};
 use crate::position::{Color, Position};
 use crate::records::{read_record_counted, RecordWarning, WarningKind, MAX_LINES};

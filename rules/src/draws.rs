@@ -4,8 +4,8 @@
 //!
 //! All limits are in plies: the federations' "N moves" means N moves by each player, 2N plies.
 
+use crate::board::Board;
 use crate::position::{Color, Kind, Position};
-use crate::variant::Variant;
 
 /// The stable reason codes of the draw rules (`diagonal.md` §4.12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -208,7 +208,7 @@ impl DrawRule {
 }
 
 /// Whether an endgame configuration holds in `pos`.
-pub(crate) fn endgame_holds(v: &Variant, pos: &Position, kind: &DrawKind) -> bool {
+pub(crate) fn endgame_holds(board: &Board, pos: &Position, kind: &DrawKind) -> bool {
     let DrawKind::Endgame {
         strong,
         lone_king_on,
@@ -221,7 +221,7 @@ pub(crate) fn endgame_holds(v: &Variant, pos: &Position, kind: &DrawKind) -> boo
     let squares = |names: &[&str]| -> crate::Bits {
         names
             .iter()
-            .filter_map(|n| crate::notation::squares::parse_algebraic(v.board(), n))
+            .filter_map(|n| board.parse_algebraic(n))
             .collect()
     };
     let on = |names: &[&str], cells: crate::Bits| {

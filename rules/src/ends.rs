@@ -13,7 +13,6 @@
 //! ([`EndKind::forbids_kings`]), so that no client can start a game that is already decided.
 
 use crate::board::Board;
-use crate::notation::squares::parse_algebraic;
 use crate::position::{Color, Kind, Position};
 
 /// The stable reason codes of the end rules (reported like `NO_LEGAL_MOVES` and the draw
@@ -131,7 +130,8 @@ impl EndRule {
                 [mover, pos.side()]
                     .into_iter()
                     .find(|&c| {
-                        parse_algebraic(board, goals[c as usize])
+                        board
+                            .parse_algebraic(goals[c as usize])
                             .is_some_and(|g| pos.side_pieces(c).contains(g))
                     })
                     .map(EndOutcome::Win)
@@ -145,7 +145,9 @@ impl EndRule {
                 let stones = pos.side_pieces(mover);
                 (pos.hand(mover) == 0
                     && stones.len() == 1
-                    && parse_algebraic(board, goal).is_some_and(|g| stones.contains(g)))
+                    && board
+                        .parse_algebraic(goal)
+                        .is_some_and(|g| stones.contains(g)))
                 .then_some(EndOutcome::Win(mover))
             }
             EndKind::FirstKingWins => {

@@ -6,6 +6,21 @@
 //! ([`Variant::position`], [`Variant::parse_fen`]) and the engine never panics on input a
 //! client sent. There is no I/O, HTTP or JSON here.
 //!
+//! The modules form layers, listed from the bottom: each one uses only modules of earlier
+//! layers (unit tests aside), so the engine reads from the bottom up.
+//!
+//! 1. [`bits`], [`budget`]: cell sets; work units and [`GenError`].
+//! 2. [`board`]: cells, direction links, square names.
+//! 3. [`position`]: pieces on a board.
+//! 4. [`moves`], [`draws`], [`ends`]: moves and routes; draw and end rules as data.
+//! 5. [`rules`]: a ruleset.
+//! 6. [`gen`]: the move generators, on a board and a ruleset.
+//! 7. [`variant`]: a board, a ruleset and its tables put together; legal moves, play.
+//! 8. [`notation`], [`perft`]: square names, FEN, move text and PDN; perft.
+//! 9. [`catalogue`], [`outcome`]: the variants and their lookup by name; the judge.
+//! 10. [`records`]: game records.
+//! 11. [`adjudication`]: judging PDN games.
+//!
 //! ```
 //! use arbiter_rules::{variant, perft};
 //! let v = variant("international").unwrap();
@@ -35,14 +50,14 @@ pub mod variant;
 pub use bits::Bits;
 pub use board::{Board, Dir, DirSet};
 pub use budget::Budget;
-pub use catalogue::{ids, variant, variants};
+pub use budget::GenError;
+pub use catalogue::{ids, variant, variant_named, variants};
 pub use draws::{DrawCode, DrawKind, DrawRule};
 pub use ends::{EndCode, EndKind, EndOutcome, EndRule};
-pub use gen::GenError;
 pub use moves::{Jump, Move, Route};
 pub use notation::fen::{Counters, FenError, FenErrorKind, FenLists};
 pub use notation::movetext::{DescribedMove, MoveError, MoveList, MoveView};
-pub use notation::pdn::variant_named;
+
 pub use outcome::{
     judge, judge_within, status, status_within, Claimable, IllegalMove, Judgement, Reason, Status,
     Tracker, Verdict,

@@ -8,9 +8,9 @@
 use std::collections::HashMap;
 
 use crate::budget::Budget;
+use crate::budget::GenError;
 use crate::draws::{endgame_holds, DrawCode, DrawKind, Reset};
 use crate::ends::{EndCode, EndOutcome};
-use crate::gen::GenError;
 use crate::moves::Move;
 use crate::notation::movetext::{DescribedMove, MoveError};
 use crate::position::{Color, Kind, Position};
@@ -173,7 +173,7 @@ impl<'v> Tracker<'v> {
             .rules()
             .draws
             .iter()
-            .map(|d| endgame_holds(variant, start, &d.kind).then_some(0))
+            .map(|d| endgame_holds(variant.board(), start, &d.kind).then_some(0))
             .collect();
         Tracker {
             variant,
@@ -218,7 +218,7 @@ impl<'v> Tracker<'v> {
             self.balance += 1;
         }
         for (i, d) in self.variant.rules().draws.iter().enumerate() {
-            self.endgame[i] = if endgame_holds(self.variant, after, &d.kind) {
+            self.endgame[i] = if endgame_holds(self.variant.board(), after, &d.kind) {
                 Some(self.endgame[i].map_or(0, |c| c + 1))
             } else {
                 None

@@ -26,7 +26,7 @@
 //!   under which the moves are legal is kept.
 
 use crate::budget::Budget;
-use crate::gen::GenError;
+use crate::budget::GenError;
 use crate::notation::movetext::{parse_squares, DescribedMove, MoveError};
 use crate::outcome::{end_state, IllegalMove, Judgement, Status, Tracker, Verdict};
 use crate::position::{Color, Position};
@@ -282,7 +282,7 @@ fn rotate_text(variant: &Variant, t: &str) -> String {
                 j += 1;
             }
             let square = &t[i..j];
-            let turned = crate::notation::squares::parse_algebraic(board, square).and_then(|c| {
+            let turned = board.parse_algebraic(square).and_then(|c| {
                 let (x, y) = board.xy(c);
                 board.at(
                     board.width() as i32 - 1 - x as i32,

@@ -5,7 +5,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use arbiter_rules::gen::generate_paths;
 use arbiter_rules::{variant, variants, Budget, Color, GenError, Kind, Move, Position, Variant};
 
 mod common;
@@ -20,7 +19,7 @@ const MOST: usize = 400;
 /// The routes of `pos` collapsed by a scan: each route whose identity no earlier route had.
 fn scanned(v: &Variant, pos: &Position) -> Result<Vec<Move>, GenError> {
     let mut routes = Vec::new();
-    generate_paths(v, pos, &Budget::new(UNITS), false, &mut routes)?;
+    v.generate_paths(pos, &Budget::new(UNITS), false, &mut routes)?;
     let mut moves: Vec<Move> = Vec::new();
     for r in routes {
         if !moves.iter().any(|m| m.same_identity(&r)) {

@@ -13,7 +13,8 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use arbiter_rules::adjudication::{
     judge_pdn_game_within, result_for_pdn, write_pdn, GameError, GameReport, PdnOut, ReadOptions,
 };
-use arbiter_rules::notation::pdn::{choose_variant, PdnGame, PdnLimits, PdnReader, VariantChoice};
+use arbiter_rules::catalogue::{choose_variant, VariantChoice};
+use arbiter_rules::notation::pdn::{PdnGame, PdnLimits, PdnReader};
 use arbiter_rules::{Budget, GenError, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};

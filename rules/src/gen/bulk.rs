@@ -31,11 +31,11 @@
 
 use crate::bits::Bits;
 use crate::board::{Dir, DIRS};
-use crate::gen::{GenError, DEFAULT_CAPTURE_LIMIT};
+use crate::budget::GenError;
+use crate::gen::DEFAULT_CAPTURE_LIMIT;
 use crate::position::{Color, Kind, Position};
 use crate::rules::{Goal, Landing, MidCapturePromotion, PieceRules, Precedence, Range, Reach};
 use crate::rules::{Removal, Rules};
-use crate::variant::Variant;
 
 /// A set of cells in one or two machine words.
 pub trait CellSet: Copy + Eq + Ord + Default + Send + Sync + std::fmt::Debug + 'static {
@@ -1094,161 +1094,161 @@ fn perft_on<S: CellSet>(
     }
 }
 
-/// Perft by the narrow generator, when the variant has one; `None` otherwise (the caller uses
-/// the general generator). The position must not be one the variant's rules have decided
-/// (the caller checks it).
-pub fn perft(v: &Variant, pos: &Position, depth: u32) -> Option<Result<u64, GenError>> {
-    match v.bulk()? {
-        Bulk::Word(t) => Some(perft_on::<u64>(t, v.rules(), pos, depth)),
-        Bulk::TwoWords(t) => Some(perft_on::<u128>(t, v.rules(), pos, depth)),
+impl Bulk {
+    /// Perft by the narrow generator of a variant (whose ruleset is `rules`). The position
+    /// must not be one the variant's rules have decided (the caller checks it).
+    pub fn perft(&self, rules: &Rules, pos: &Position, depth: u32) -> Result<u64, GenError> {
+        match self {
+            Bulk::Word(t) => perft_on::<u64>(t, rules, pos, depth),
+            Bulk::TwoWords(t) => perft_on::<u128>(t, rules, pos, depth),
+        }
     }
-}
 
-/// The number of legal moves of `pos` by the narrow generator (bulk counting, no move is
-/// built), when the variant has one, charged to `budget` (one unit for the position, one per
-/// capture-search step, one per move) and stopped by it. The caller checks that the rules
-/// have not decided the position.
-pub fn count_moves(
-    v: &Variant,
-    pos: &Position,
-    budget: &crate::budget::Budget,
-) -> Option<Result<u64, GenError>> {
-    fn on<S: CellSet>(
-        t: &Tables<S>,
+    /// The number of legal moves of `pos` (bulk counting, no move is built), charged to
+    /// `budget` (one unit for the position, one per capture-search step, one per move) and
+    /// stopped by it. The caller checks that the rules have not decided the position.
+    pub fn count_moves(
+        &self,
         rules: &Rules,
         pos: &Position,
         budget: &crate::budget::Budget,
     ) -> Result<u64, GenError> {
-        let p = Pos::<S>::of(pos);
-        let mut out = Vec::new();
-        let immediate = rules.removal == Removal::Immediate;
-        let limit = DEFAULT_CAPTURE_LIMIT.min(budget.left().min(u32::MAX as u64) as u32);
-        let spent = std::cell::Cell::new(0u64);
-        macro_rules! go {
-            ($imm:literal, $fly:literal, $behind:literal) => {
-                if t.slots == 4 {
-                    let w = Walk::<S, $imm, $fly, $behind, 4> { t, limit, spent };
-                    let r = w.count(&p, &mut out);
-                    (r, w.spent.get())
-                } else {
-                    let w = Walk::<S, $imm, $fly, $behind, 8> { t, limit, spent };
-                    let r = w.count(&p, &mut out);
-                    (r, w.spent.get())
-                }
-            };
-        }
-        let (r, steps) = match (immediate, rules.piece(Kind::King).reach) {
-            (false, Reach::Short) => go!(false, false, false),
-            (false, Reach::Flying(Landing::Any)) => go!(false, true, false),
-            (false, Reach::Flying(Landing::Behind)) => go!(false, true, true),
-            (true, Reach::Short) => go!(true, false, false),
-            (true, Reach::Flying(Landing::Any)) => go!(true, true, false),
-            (true, Reach::Flying(Landing::Behind)) => go!(true, true, true),
-        };
-        match r {
-            Ok(n) => {
-                budget.charge(1 + steps + n)?;
-                Ok(n)
-            }
-            Err(GenError::CaptureLimit { .. }) if limit < DEFAULT_CAPTURE_LIMIT => {
-                let _ = budget.charge(steps);
-                Err(GenError::Budget {
-                    limit: budget.limit(),
-                })
-            }
-            Err(e) => Err(e),
+        match self {
+            Bulk::Word(t) => count_moves_on::<u64>(t, rules, pos, budget),
+            Bulk::TwoWords(t) => count_moves_on::<u128>(t, rules, pos, budget),
         }
     }
-    match v.bulk()? {
-        Bulk::Word(t) => Some(on::<u64>(t, v.rules(), pos, budget)),
-        Bulk::TwoWords(t) => Some(on::<u128>(t, v.rules(), pos, budget)),
-    }
-}
 
-/// The legal moves of `pos` by the narrow generator, as the general generator writes them
-/// (`from`, `to`, captured set, kinds), in no particular order; `None` when the variant has no
-/// narrow generator. For the cross-check of the two generators.
-pub fn legal_moves(
-    v: &Variant,
-    pos: &Position,
-) -> Option<Result<Vec<crate::moves::Move>, GenError>> {
-    fn on<S: CellSet>(
-        t: &Tables<S>,
+    /// The legal moves of `pos`, as the general generator writes them (`from`, `to`, captured
+    /// set, kinds), in no particular order. For the cross-check of the two generators; the
+    /// caller checks that the rules have not decided the position.
+    pub fn legal_moves(
+        &self,
         rules: &Rules,
         pos: &Position,
     ) -> Result<Vec<crate::moves::Move>, GenError> {
-        let p = Pos::<S>::of(pos);
-        let mut out = Vec::new();
-        let immediate = rules.removal == Removal::Immediate;
-        let r = match (immediate, rules.piece(Kind::King).reach) {
-            (false, Reach::Short) => captures::<S, false, false, false, false, 8>(
-                t,
-                &p,
-                &mut out,
-                DEFAULT_CAPTURE_LIMIT,
-                &mut 0,
-            ),
-            (false, Reach::Flying(Landing::Any)) => captures::<S, false, true, false, false, 8>(
-                t,
-                &p,
-                &mut out,
-                DEFAULT_CAPTURE_LIMIT,
-                &mut 0,
-            ),
-            (false, Reach::Flying(Landing::Behind)) => captures::<S, false, true, true, false, 8>(
-                t,
-                &p,
-                &mut out,
-                DEFAULT_CAPTURE_LIMIT,
-                &mut 0,
-            ),
-            (true, Reach::Short) => captures::<S, true, false, false, false, 8>(
-                t,
-                &p,
-                &mut out,
-                DEFAULT_CAPTURE_LIMIT,
-                &mut 0,
-            ),
-            (true, Reach::Flying(Landing::Any)) => captures::<S, true, true, false, false, 8>(
-                t,
-                &p,
-                &mut out,
-                DEFAULT_CAPTURE_LIMIT,
-                &mut 0,
-            ),
-            (true, Reach::Flying(Landing::Behind)) => captures::<S, true, true, true, false, 8>(
-                t,
-                &p,
-                &mut out,
-                DEFAULT_CAPTURE_LIMIT,
-                &mut 0,
-            ),
-        };
-        r?;
-        if out.is_empty() {
-            quiet(t, &p, &mut out);
+        match self {
+            Bulk::Word(t) => legal_moves_on::<u64>(t, rules, pos),
+            Bulk::TwoWords(t) => legal_moves_on::<u128>(t, rules, pos),
         }
-        Ok(out
-            .into_iter()
-            .map(|m| crate::moves::Move {
-                from: m.from,
-                to: m.to,
-                piece: if m.king { Kind::King } else { Kind::Man },
-                becomes: if m.becomes_king {
-                    Kind::King
-                } else {
-                    Kind::Man
-                },
-                captured: m.captured.to_bits(),
+    }
+}
+
+fn count_moves_on<S: CellSet>(
+    t: &Tables<S>,
+    rules: &Rules,
+    pos: &Position,
+    budget: &crate::budget::Budget,
+) -> Result<u64, GenError> {
+    let p = Pos::<S>::of(pos);
+    let mut out = Vec::new();
+    let immediate = rules.removal == Removal::Immediate;
+    let limit = DEFAULT_CAPTURE_LIMIT.min(budget.left().min(u32::MAX as u64) as u32);
+    let spent = std::cell::Cell::new(0u64);
+    macro_rules! go {
+        ($imm:literal, $fly:literal, $behind:literal) => {
+            if t.slots == 4 {
+                let w = Walk::<S, $imm, $fly, $behind, 4> { t, limit, spent };
+                let r = w.count(&p, &mut out);
+                (r, w.spent.get())
+            } else {
+                let w = Walk::<S, $imm, $fly, $behind, 8> { t, limit, spent };
+                let r = w.count(&p, &mut out);
+                (r, w.spent.get())
+            }
+        };
+    }
+    let (r, steps) = match (immediate, rules.piece(Kind::King).reach) {
+        (false, Reach::Short) => go!(false, false, false),
+        (false, Reach::Flying(Landing::Any)) => go!(false, true, false),
+        (false, Reach::Flying(Landing::Behind)) => go!(false, true, true),
+        (true, Reach::Short) => go!(true, false, false),
+        (true, Reach::Flying(Landing::Any)) => go!(true, true, false),
+        (true, Reach::Flying(Landing::Behind)) => go!(true, true, true),
+    };
+    match r {
+        Ok(n) => {
+            budget.charge(1 + steps + n)?;
+            Ok(n)
+        }
+        Err(GenError::CaptureLimit { .. }) if limit < DEFAULT_CAPTURE_LIMIT => {
+            let _ = budget.charge(steps);
+            Err(GenError::Budget {
+                limit: budget.limit(),
             })
-            .collect())
+        }
+        Err(e) => Err(e),
     }
-    let bulk = v.bulk()?;
-    if v.decided(pos) {
-        return Some(Ok(Vec::new()));
+}
+
+fn legal_moves_on<S: CellSet>(
+    t: &Tables<S>,
+    rules: &Rules,
+    pos: &Position,
+) -> Result<Vec<crate::moves::Move>, GenError> {
+    let p = Pos::<S>::of(pos);
+    let mut out = Vec::new();
+    let immediate = rules.removal == Removal::Immediate;
+    let r = match (immediate, rules.piece(Kind::King).reach) {
+        (false, Reach::Short) => captures::<S, false, false, false, false, 8>(
+            t,
+            &p,
+            &mut out,
+            DEFAULT_CAPTURE_LIMIT,
+            &mut 0,
+        ),
+        (false, Reach::Flying(Landing::Any)) => captures::<S, false, true, false, false, 8>(
+            t,
+            &p,
+            &mut out,
+            DEFAULT_CAPTURE_LIMIT,
+            &mut 0,
+        ),
+        (false, Reach::Flying(Landing::Behind)) => captures::<S, false, true, true, false, 8>(
+            t,
+            &p,
+            &mut out,
+            DEFAULT_CAPTURE_LIMIT,
+            &mut 0,
+        ),
+        (true, Reach::Short) => captures::<S, true, false, false, false, 8>(
+            t,
+            &p,
+            &mut out,
+            DEFAULT_CAPTURE_LIMIT,
+            &mut 0,
+        ),
+        (true, Reach::Flying(Landing::Any)) => captures::<S, true, true, false, false, 8>(
+            t,
+            &p,
+            &mut out,
+            DEFAULT_CAPTURE_LIMIT,
+            &mut 0,
+        ),
+        (true, Reach::Flying(Landing::Behind)) => captures::<S, true, true, true, false, 8>(
+            t,
+            &p,
+            &mut out,
+            DEFAULT_CAPTURE_LIMIT,
+            &mut 0,
+        ),
+    };
+    r?;
+    if out.is_empty() {
+        quiet(t, &p, &mut out);
     }
-    match bulk {
-        Bulk::Word(t) => Some(on::<u64>(t, v.rules(), pos)),
-        Bulk::TwoWords(t) => Some(on::<u128>(t, v.rules(), pos)),
-    }
+    Ok(out
+        .into_iter()
+        .map(|m| crate::moves::Move {
+            from: m.from,
+            to: m.to,
+            piece: if m.king { Kind::King } else { Kind::Man },
+            becomes: if m.becomes_king {
+                Kind::King
+            } else {
+                Kind::Man
+            },
+            captured: m.captured.to_bits(),
+        })
+        .collect())
 }

@@ -8,7 +8,6 @@
 use crate::bits::Bits;
 use crate::board::{Board, NONE};
 use crate::moves::Move;
-use crate::notation::squares::parse_algebraic;
 use crate::position::{Kind, Position};
 use crate::rules::OpeningRemoval;
 
@@ -20,7 +19,7 @@ pub(crate) fn removals(board: &Board, step: OpeningRemoval, pos: &Position, out:
         let allowed: Bits = match step {
             OpeningRemoval::Among(squares) => squares
                 .iter()
-                .filter_map(|s| parse_algebraic(board, s))
+                .filter_map(|s| board.parse_algebraic(s))
                 .collect(),
             OpeningRemoval::NextToEmpty(dirs) => board
                 .cells()

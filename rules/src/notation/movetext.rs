@@ -2,9 +2,10 @@
 //! each legal move in the canonical form (short when unambiguous, long otherwise).
 
 use crate::budget::Budget;
-use crate::gen::{generate_described, generate_matching, Found, GenError};
+use crate::budget::GenError;
 use crate::moves::{pdn_squares_onto, Move};
 use crate::position::Position;
+use crate::variant::Found;
 use crate::variant::Variant;
 
 /// Longest move text accepted, in bytes.
@@ -284,7 +285,7 @@ impl Variant {
         if !rest.starts_with(|c: char| c.is_ascii_lowercase()) {
             return None;
         }
-        let to = crate::notation::squares::parse_algebraic(self.board(), rest)?;
+        let to = self.board().parse_algebraic(rest)?;
         Some((file as u8 - b'a', to))
     }
 
@@ -299,7 +300,7 @@ impl Variant {
         pos: &Position,
         budget: &Budget,
     ) -> Result<Vec<DescribedMove>, GenError> {
-        let found = generate_described(self, pos, budget, None)?;
+        let found = self.generate_described(pos, budget, None)?;
         Ok(self.describe(&found))
     }
 
@@ -307,7 +308,7 @@ impl Variant {
     /// as a [`MoveList`]: the moves of [`Variant::describe_moves_within`], in the same order,
     /// without a string or a list of its own for each.
     pub fn list_moves_within(&self, pos: &Position, budget: &Budget) -> Result<MoveList, GenError> {
-        let found = generate_described(self, pos, budget, None)?;
+        let found = self.generate_described(pos, budget, None)?;
         Ok(self.list_found(&found))
     }
 
@@ -594,7 +595,7 @@ impl Variant {
             return Ok(Vec::new());
         }
         budget.charge(MOVE_TEXT_UNITS)?;
-        let found = generate_matching(self, pos, budget, Some(&squares), true)?;
+        let found = self.generate_matching(pos, budget, Some(&squares), true)?;
         Ok((0..found.len())
             .filter(|&i| found[i].named && found[i].mv.is_capture())
             .map(|i| self.describe_one(&found, i))
@@ -610,14 +611,14 @@ impl Variant {
         budget: &Budget,
     ) -> Result<(Vec<Found>, Vec<usize>, bool), MoveError> {
         if text.trim().eq_ignore_ascii_case("pass") {
-            let found = generate_described(self, pos, budget, None)?;
+            let found = self.generate_described(pos, budget, None)?;
             let matching = (0..found.len())
                 .filter(|&i| found[i].mv.is_pass())
                 .collect();
             return Ok((found, matching, false));
         }
         if let Some((file, to)) = self.file_short_form(text) {
-            let found = generate_described(self, pos, budget, None)?;
+            let found = self.generate_described(pos, budget, None)?;
             let matching: Vec<usize> = (0..found.len())
                 .filter(|&i| {
                     let m = &found[i].mv;
@@ -627,7 +628,7 @@ impl Variant {
             return Ok((found, matching, false));
         }
         let squares = parse_squares(self, text)?;
-        let found = generate_described(self, pos, budget, Some(&squares))?;
+        let found = self.generate_described(pos, budget, Some(&squares))?;
         let named: Vec<usize> = (0..found.len()).filter(|&i| found[i].named).collect();
         if !named.is_empty() || squares.len() > 2 {
             let (from, to) = (squares[0], squares[squares.len() - 1]);

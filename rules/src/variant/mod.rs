@@ -1,11 +1,13 @@
 //! Variants: a board, a ruleset, a start position and a notation, put together from a
 //! declarative [`Spec`]. The catalogue itself is in [`crate::catalogue`].
 
+mod legal;
+
+pub use legal::Found;
+
 use crate::bits::Bits;
 use crate::board::{Board, Corner, Dir, Squares};
-use crate::budget::Budget;
-use crate::ends::{EndCode, EndOutcome};
-use crate::gen::{self, GenError};
+use crate::gen::bulk::Bulk;
 use crate::moves::Move;
 use crate::position::{Color, Kind, KingRun, Position, Setup, KINDS};
 use crate::rules::{
@@ -276,7 +278,7 @@ pub struct Variant {
     /// See [`Variant::has_placements`].
     placements: bool,
     /// The narrow generator, when the ruleset is within its reach ([`crate::gen::bulk`]).
-    bulk: Option<crate::gen::bulk::Bulk>,
+    bulk: Option<Bulk>,
     /// The display name of each cell id (empty for unused ids).
     names: Vec<String>,
     /// The cells in the order a FEN lists them (by number, or rank by rank on algebraic
@@ -289,12 +291,14 @@ pub struct Variant {
 }
 
 impl Variant {
-    /// Builds a variant from its spec.
+    /// Builds a variant from its spec, all but its start position, which
+    /// [`Variant::new`] reads from the spec's start FEN (the FEN reader is a layer up, in
+    /// [`crate::notation::fen`]): until then the start position is an empty board.
     ///
     /// # Panics
-    /// If the spec is inconsistent (its start FEN does not parse, a promotion square does not
-    /// exist). Specs are catalogue data; the catalogue test builds every one.
-    pub fn new(spec: Spec) -> Variant {
+    /// If the spec is inconsistent (a promotion square does not exist). Specs are catalogue
+    /// data; the catalogue test builds every one.
+    pub(crate) fn without_start(spec: Spec) -> Variant {
         let board = spec.board.build(spec.width, spec.height);
         let numbers = board.numbering(spec.numbering);
         let mut by_number = vec![u8::MAX; board.len() + 1];
@@ -307,14 +311,15 @@ impl Variant {
                 names
                     .iter()
                     .map(|n| {
-                        crate::notation::squares::parse_algebraic(&board, n)
+                        board
+                            .parse_algebraic(n)
                             .unwrap_or_else(|| panic!("{}: bad promotion square {n}", spec.id))
                     })
                     .collect()
             }),
         };
         let placements = !spec.rules.opening_removals.is_empty() || spec.rules.stones_in_hand != 0;
-        let bulk = crate::gen::bulk::Bulk::of(&board, &spec.rules, promotion);
+        let bulk = Bulk::of(&board, &spec.rules, promotion);
         let names: Vec<String> = (0..board.id_bound())
             .map(|c| {
                 if !board.cells().contains(c) {
@@ -362,7 +367,7 @@ impl Variant {
                 (b, 1 + n.len() as u8)
             })
             .collect();
-        let mut v = Variant {
+        Variant {
             fen_entries,
             placements,
             bulk,
@@ -374,15 +379,16 @@ impl Variant {
             by_number,
             start: Position::of_pieces(spec.first, Default::default()),
             spec,
-        };
-        v.start = v
-            .parse_fen(v.spec.start_fen)
-            .unwrap_or_else(|e| panic!("{}: bad start FEN: {e}", v.spec.id));
-        v
+        }
+    }
+
+    /// Sets the start position ([`Variant::new`]).
+    pub(crate) fn set_start(&mut self, start: Position) {
+        self.start = start;
     }
 
     /// The narrow generator of the variant (perft's fast path), if it has one.
-    pub fn bulk(&self) -> Option<&crate::gen::bulk::Bulk> {
+    pub fn bulk(&self) -> Option<&Bulk> {
         self.bulk.as_ref()
     }
 
@@ -490,11 +496,6 @@ impl Variant {
             Some(&c) if n > 0 && c != u8::MAX => Some(c as usize),
             _ => None,
         }
-    }
-
-    /// Parses a square in numeric or algebraic form.
-    pub fn parse_square(&self, s: &str) -> Option<usize> {
-        crate::notation::squares::parse_square(self, s)
     }
 
     /// Checks a raw setup and turns it into a position.
@@ -638,38 +639,6 @@ impl Variant {
         Ok(())
     }
 
-    /// The legal moves of a position, one per move identity (no bound on the total work but
-    /// the per-position capture bound).
-    pub fn legal_moves(&self, pos: &Position) -> Result<Vec<Move>, GenError> {
-        self.legal_moves_within(pos, &Budget::unlimited())
-    }
-
-    /// The legal moves of a position, charged to `budget`.
-    pub fn legal_moves_within(
-        &self,
-        pos: &Position,
-        budget: &Budget,
-    ) -> Result<Vec<Move>, GenError> {
-        let mut out = Vec::new();
-        gen::generate(self, pos, budget, &mut out)?;
-        Ok(out)
-    }
-
-    /// Whether the side to move of `pos` has a legal move, charged to `budget` like a
-    /// generation. Counted without building the moves where the variant has a narrow
-    /// generator ([`crate::gen::bulk`]): the judge asks it after every ply.
-    pub fn has_legal_move_within(&self, pos: &Position, budget: &Budget) -> Result<bool, GenError> {
-        if !self.decided(pos) {
-            if let Some(n) = crate::gen::bulk::count_moves(self, pos, budget) {
-                return Ok(n? > 0);
-            }
-        } else {
-            budget.charge(1)?;
-            return Ok(false);
-        }
-        Ok(!self.legal_moves_within(pos, budget)?.is_empty())
-    }
-
     /// The numeric name of every cell, indexed by cell id.
     pub fn numbers(&self) -> &[u16] {
         &self.numbers
@@ -738,15 +707,6 @@ impl Variant {
         p
     }
 
-    /// Whether the game is over in `pos` before any move: an end rule of the variant decides
-    /// it, or the side not to move has nothing left. Such a position has no legal moves.
-    /// Costs a test of an empty list and of an empty set for variants without end rules.
-    #[inline(always)]
-    pub fn decided(&self, pos: &Position) -> bool {
-        (!self.spec.rules.ends.is_empty() && self.end_rule(pos).is_some())
-            || self.has_nothing(pos, pos.side().opponent())
-    }
-
     /// Whether `color` has no piece on the board and none in hand: it has lost everything
     /// (the game is over, [`crate::Reason::NoPieces`] when it is not the side to move).
     #[inline(always)]
@@ -786,9 +746,7 @@ impl Variant {
         r.ends
             .iter()
             .filter_map(|e| match e.kind {
-                crate::ends::EndKind::LastStoneArrives(goal) => {
-                    crate::notation::squares::parse_algebraic(&self.board, goal)
-                }
+                crate::ends::EndKind::LastStoneArrives(goal) => self.board.parse_algebraic(goal),
                 _ => None,
             })
             .collect()
@@ -798,13 +756,6 @@ impl Variant {
     #[inline(always)]
     pub fn drops_now(&self, pos: &Position) -> bool {
         self.spec.rules.stones_in_hand != 0 && pos.hand(pos.side()) > 0
-    }
-
-    /// The first end rule that decides `pos`, and how.
-    pub fn end_rule(&self, pos: &Position) -> Option<(EndCode, EndOutcome)> {
-        crate::ends::decide(&self.spec.rules.ends, &self.board, pos, |p| {
-            gen::has_move_but_pass(self, p)
-        })
     }
 
     /// The verdict for a side that has no legal move.
