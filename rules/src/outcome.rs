@@ -173,7 +173,8 @@ impl<'v> Tracker<'v> {
             .rules()
             .draws
             .iter()
-            .map(|d| endgame_holds(variant.board(), start, &d.kind).then_some(0))
+            .zip(variant.draw_cells())
+            .map(|(d, cells)| endgame_holds(cells, start, &d.kind).then_some(0))
             .collect();
         Tracker {
             variant,
@@ -217,9 +218,15 @@ impl<'v> Tracker<'v> {
         } else {
             self.balance += 1;
         }
-        for (i, d) in self.variant.rules().draws.iter().enumerate() {
-            self.endgame[i] = if endgame_holds(self.variant.board(), after, &d.kind) {
-                Some(self.endgame[i].map_or(0, |c| c + 1))
+        let rules = self.variant.rules().draws.iter();
+        for ((count, d), cells) in self
+            .endgame
+            .iter_mut()
+            .zip(rules)
+            .zip(self.variant.draw_cells())
+        {
+            *count = if endgame_holds(cells, after, &d.kind) {
+                Some(count.map_or(0, |c| c + 1))
             } else {
                 None
             };

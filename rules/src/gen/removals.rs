@@ -11,16 +11,20 @@ use crate::moves::Move;
 use crate::position::{Kind, Position};
 use crate::rules::OpeningRemoval;
 
-/// Appends every removal `step` allows the side to move.
-pub(crate) fn removals(board: &Board, step: OpeningRemoval, pos: &Position, out: &mut Vec<Move>) {
+/// Appends every removal `step` allows the side to move; `among` holds the cells an
+/// [`OpeningRemoval::Among`] step names.
+pub(crate) fn removals(
+    board: &Board,
+    step: OpeningRemoval,
+    among: Bits,
+    pos: &Position,
+    out: &mut Vec<Move>,
+) {
     let me = pos.side();
     let free = board.cells().minus(pos.occupied());
     for kind in Kind::ALL {
         let allowed: Bits = match step {
-            OpeningRemoval::Among(squares) => squares
-                .iter()
-                .filter_map(|s| board.parse_algebraic(s))
-                .collect(),
+            OpeningRemoval::Among(_) => among,
             OpeningRemoval::NextToEmpty(dirs) => board
                 .cells()
                 .iter()

@@ -71,7 +71,7 @@ impl Variant {
 
     /// The first end rule that decides `pos`, and how.
     pub fn end_rule(&self, pos: &Position) -> Option<(EndCode, EndOutcome)> {
-        crate::ends::decide(&self.spec.rules.ends, &self.board, pos, |p| {
+        crate::ends::decide(&self.spec.rules.ends, &self.end_cells, pos, |p| {
             self.has_move_but_pass(p)
         })
     }
@@ -102,8 +102,8 @@ impl Variant {
             return budget.charge(1);
         }
         if self.has_placements() {
-            if let Some(step) = self.opening_removal(pos) {
-                gen::removals::removals(self.board(), step, pos, out);
+            if let Some((step, among)) = self.opening_removal_cells(pos) {
+                gen::removals::removals(self.board(), step, among, pos, out);
                 return budget.charge(1 + out.len() as u64);
             }
             if self.drops_now(pos) {
@@ -210,10 +210,12 @@ impl Variant {
         }
         // Room for the moves of most positions at once, not a doubling every few moves.
         let mut out = Vec::with_capacity(32);
-        let placing = self.opening_removal(pos);
+        let placing = self.opening_removal_cells(pos);
         if placing.is_some() || self.drops_now(pos) {
             match placing {
-                Some(step) => gen::removals::removals(self.board(), step, pos, &mut out),
+                Some((step, among)) => {
+                    gen::removals::removals(self.board(), step, among, pos, &mut out)
+                }
                 None => gen::drops::drops(self.board(), pos, self.barred_drops(pos), &mut out),
             }
             budget.charge(1 + out.len() as u64)?;

@@ -7,6 +7,8 @@ pub use legal::Found;
 
 use crate::bits::Bits;
 use crate::board::{Board, Corner, Dir, Squares};
+use crate::draws::DrawKind;
+use crate::ends::EndKind;
 use crate::gen::bulk::Bulk;
 use crate::moves::Move;
 use crate::position::{Color, Kind, KingRun, Position, Setup, KINDS};
@@ -279,6 +281,17 @@ pub struct Variant {
     placements: bool,
     /// The narrow generator, when the ruleset is within its reach ([`crate::gen::bulk`]).
     bulk: Option<Bulk>,
+    /// The cells the end rules name ([`Rules::ends`]), resolved once, rule by rule: each
+    /// side's goal ([`EndKind::Occupies`]: `[white's, black's]`; [`EndKind::LastStoneArrives`]:
+    /// the goal for both), empty sets for the rules that name none.
+    end_cells: Vec<[Bits; 2]>,
+    /// The cells the draw rules name ([`Rules::draws`]), rule by rule: `[lone_king_on,
+    /// strong_king_on]` of a [`DrawKind::Endgame`] rule (an empty set: anywhere), empty sets
+    /// for the other rules.
+    draw_cells: Vec<[Bits; 2]>,
+    /// The cells of each opening removal step ([`Rules::opening_removals`]): those an
+    /// [`OpeningRemoval::Among`] step names, an empty set for the other steps.
+    removal_cells: Vec<Bits>,
     /// The display name of each cell id (empty for unused ids).
     names: Vec<String>,
     /// The cells in the order a FEN lists them (by number, or rank by rank on algebraic
@@ -305,19 +318,57 @@ impl Variant {
         for cell in board.cells().iter() {
             by_number[numbers[cell] as usize] = cell as u8;
         }
+        // Square names in rule data, resolved here once: judging and generation read cell
+        // sets only.
+        let cells = |names: &[&str], what: &str| -> Bits {
+            names
+                .iter()
+                .map(|n| {
+                    board
+                        .parse_algebraic(n)
+                        .unwrap_or_else(|| panic!("{}: bad {what} square {n}", spec.id))
+                })
+                .collect()
+        };
         let promotion = match &spec.promotion {
             PromotionSquares::FarRank => [board.rank(spec.height - 1), board.rank(0)],
-            PromotionSquares::Squares(sq) => sq.map(|names| {
-                names
-                    .iter()
-                    .map(|n| {
-                        board
-                            .parse_algebraic(n)
-                            .unwrap_or_else(|| panic!("{}: bad promotion square {n}", spec.id))
-                    })
-                    .collect()
-            }),
+            PromotionSquares::Squares(sq) => sq.map(|names| cells(names, "promotion")),
         };
+        let end_cells = spec
+            .rules
+            .ends
+            .iter()
+            .map(|e| match e.kind {
+                EndKind::Occupies([w, b]) => [cells(&[w], "goal"), cells(&[b], "goal")],
+                EndKind::LastStoneArrives(goal) => [cells(&[goal], "goal"); 2],
+                _ => [Bits::EMPTY; 2],
+            })
+            .collect();
+        let draw_cells = spec
+            .rules
+            .draws
+            .iter()
+            .map(|d| match d.kind {
+                DrawKind::Endgame {
+                    lone_king_on,
+                    strong_king_on,
+                    ..
+                } => [
+                    cells(lone_king_on, "draw rule"),
+                    cells(strong_king_on, "draw rule"),
+                ],
+                _ => [Bits::EMPTY; 2],
+            })
+            .collect();
+        let removal_cells = spec
+            .rules
+            .opening_removals
+            .iter()
+            .map(|step| match step {
+                OpeningRemoval::Among(squares) => cells(squares, "opening removal"),
+                OpeningRemoval::NextToEmpty(_) => Bits::EMPTY,
+            })
+            .collect();
         let placements = !spec.rules.opening_removals.is_empty() || spec.rules.stones_in_hand != 0;
         let bulk = Bulk::of(&board, &spec.rules, promotion);
         let names: Vec<String> = (0..board.id_bound())
@@ -368,6 +419,9 @@ impl Variant {
             })
             .collect();
         Variant {
+            end_cells,
+            draw_cells,
+            removal_cells,
             fen_entries,
             placements,
             bulk,
@@ -390,6 +444,20 @@ impl Variant {
     /// The narrow generator of the variant (perft's fast path), if it has one.
     pub fn bulk(&self) -> Option<&Bulk> {
         self.bulk.as_ref()
+    }
+
+    /// The cells each end rule names, rule by rule (see [`Rules::ends`]): `[white's, black's]`
+    /// goal, empty sets for a rule that names none.
+    #[inline]
+    pub fn end_cells(&self) -> &[[Bits; 2]] {
+        &self.end_cells
+    }
+
+    /// The cells each draw rule names, rule by rule (see [`Rules::draws`]): `[lone_king_on,
+    /// strong_king_on]` of an endgame rule, empty sets for the other rules.
+    #[inline]
+    pub fn draw_cells(&self) -> &[[Bits; 2]] {
+        &self.draw_cells
     }
 
     pub fn id(&self) -> &'static str {
@@ -718,12 +786,21 @@ impl Variant {
     /// [`Rules::opening_removals`] while exactly `i` cells are empty.
     #[inline(always)]
     pub fn opening_removal(&self, pos: &Position) -> Option<OpeningRemoval> {
+        self.opening_removal_cells(pos).map(|(step, _)| step)
+    }
+
+    /// [`Variant::opening_removal`], with the cells the step names (an empty set for a step
+    /// that names none).
+    #[inline(always)]
+    pub(crate) fn opening_removal_cells(&self, pos: &Position) -> Option<(OpeningRemoval, Bits)> {
         let steps = &self.spec.rules.opening_removals;
         if steps.is_empty() {
             return None;
         }
         let empty = self.board.cells().minus(pos.occupied()).len() as usize;
-        steps.get(empty).copied()
+        steps
+            .get(empty)
+            .map(|&step| (step, self.removal_cells[empty]))
     }
 
     /// Whether some positions of the variant have placement moves only: opening removals
@@ -745,11 +822,9 @@ impl Variant {
         }
         r.ends
             .iter()
-            .filter_map(|e| match e.kind {
-                crate::ends::EndKind::LastStoneArrives(goal) => self.board.parse_algebraic(goal),
-                _ => None,
-            })
-            .collect()
+            .zip(&self.end_cells)
+            .filter(|(e, _)| matches!(e.kind, EndKind::LastStoneArrives(_)))
+            .fold(Bits::EMPTY, |goals, (_, cells)| goals.union(cells[0]))
     }
 
     /// Whether the side to move drops a stone (it still holds stones in hand).
