@@ -5,6 +5,7 @@
 
 use std::sync::OnceLock;
 
+mod describe;
 mod drops;
 mod lines;
 mod names;
