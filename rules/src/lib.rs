@@ -22,12 +22,12 @@
 //! 11. [`adjudication`]: judging PDN games.
 //!
 //! ```
-//! use arbiter_rules::{variant, perft};
+//! use arbiter_rules::{variant, perft, Budget};
 //! let v = variant("international").unwrap();
 //! assert_eq!(perft(v, &v.start(), 3).unwrap(), 658);
-//! let m = v.parse_move(&v.start(), "32-28").unwrap();
+//! let m = v.parse_move(&v.start(), "32-28", &Budget::unlimited()).unwrap();
 //! let next = v.play(&v.start(), &m.mv);
-//! assert_eq!(v.legal_moves(&next).unwrap().len(), 9);
+//! assert_eq!(v.legal_moves(&next, &Budget::unlimited()).unwrap().len(), 9);
 //! ```
 
 pub mod adjudication;
@@ -59,11 +59,10 @@ pub use notation::fen::{Counters, FenError, FenErrorKind, FenLists};
 pub use notation::movetext::{DescribedMove, MoveError, MoveList, MoveView};
 
 pub use outcome::{
-    judge, judge_within, status, status_within, Claimable, IllegalMove, Judgement, Reason, Status,
-    Tracker, Verdict,
+    judge, status, Claimable, IllegalMove, Judgement, Reason, Status, Tracker, Verdict,
 };
 pub use perft::{divide, perft, perft_general, perft_keep};
 pub use position::{Color, Kind, Position, Setup};
-pub use records::{read_record_within, Record, RecordWarning, WarningKind};
+pub use records::{read_record, Record, RecordOptions, RecordWarning, WarningKind};
 pub use rules::{OpeningRemoval, Rules};
 pub use variant::{BoardShape, GraphBoard, PositionError, ResultStyle, Spec, Variant};

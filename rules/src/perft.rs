@@ -68,7 +68,7 @@ fn walk(
 
 /// Perft split by the first move: `(move, leaves below it)`.
 pub fn divide(variant: &Variant, pos: &Position, depth: u32) -> Result<Vec<(Move, u64)>, GenError> {
-    let moves = variant.legal_moves(pos)?;
+    let moves = variant.legal_moves(pos, &Budget::unlimited())?;
     if depth == 0 {
         return Ok(Vec::new());
     }

@@ -650,7 +650,9 @@ mod tests {
             let mut pos = v.start();
             for _ in 0..60 {
                 positions.push(pos);
-                let moves = v.legal_moves(&pos).unwrap_or_default();
+                let moves = v
+                    .legal_moves(&pos, &Budget::unlimited())
+                    .unwrap_or_default();
                 if moves.is_empty() {
                     break;
                 }

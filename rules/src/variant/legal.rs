@@ -28,18 +28,9 @@ pub struct Found {
 }
 
 impl Variant {
-    /// The legal moves of a position, one per move identity (no bound on the total work but
-    /// the per-position capture bound).
-    pub fn legal_moves(&self, pos: &Position) -> Result<Vec<Move>, GenError> {
-        self.legal_moves_within(pos, &Budget::unlimited())
-    }
-
-    /// The legal moves of a position, charged to `budget`.
-    pub fn legal_moves_within(
-        &self,
-        pos: &Position,
-        budget: &Budget,
-    ) -> Result<Vec<Move>, GenError> {
+    /// The legal moves of a position, one per move identity, charged to `budget`
+    /// ([`Budget::unlimited`]: no bound on the total work but the per-position capture bound).
+    pub fn legal_moves(&self, pos: &Position, budget: &Budget) -> Result<Vec<Move>, GenError> {
         let mut out = Vec::new();
         self.generate(pos, budget, &mut out)?;
         Ok(out)
@@ -48,7 +39,7 @@ impl Variant {
     /// Whether the side to move of `pos` has a legal move, charged to `budget` like a
     /// generation. Counted without building the moves where the variant has a narrow
     /// generator ([`crate::gen::bulk`]): the judge asks it after every ply.
-    pub fn has_legal_move_within(&self, pos: &Position, budget: &Budget) -> Result<bool, GenError> {
+    pub fn has_legal_move(&self, pos: &Position, budget: &Budget) -> Result<bool, GenError> {
         if !self.decided(pos) {
             if let Some(bulk) = &self.bulk {
                 return Ok(bulk.count_moves(self.rules(), pos, budget)? > 0);
@@ -57,7 +48,7 @@ impl Variant {
             budget.charge(1)?;
             return Ok(false);
         }
-        Ok(!self.legal_moves_within(pos, budget)?.is_empty())
+        Ok(!self.legal_moves(pos, budget)?.is_empty())
     }
 
     /// Whether the game is over in `pos` before any move: an end rule of the variant decides
