@@ -210,7 +210,7 @@ impl DrawRule {
 /// Whether an endgame configuration holds in `pos`; `cells` are the rule's
 /// `[lone_king_on, strong_king_on]` squares, resolved on the variant's board
 /// ([`crate::variant::Variant::draw_cells`]; an empty set: anywhere).
-#[inline]
+#[inline(always)]
 pub(crate) fn endgame_holds(cells: &[Bits; 2], pos: &Position, kind: &DrawKind) -> bool {
     let DrawKind::Endgame { strong, .. } = kind else {
         return false;

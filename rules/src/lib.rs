@@ -1,8 +1,8 @@
 //! `arbiter-rules`: the rules engine of Arbiter.
 //!
 //! Boards are graphs of cells with direction links ([`board`]); a variant is a declarative
-//! ruleset on such a board ([`rules`], [`variant`], [`catalogue`]); generators read the
-//! ruleset and never test a variant's id ([`gen`]). Positions are checked when they are built
+//! ruleset on such a board ([`rules`], [`variant`](mod@variant), [`catalogue`]); generators
+//! read the ruleset and never test a variant's id ([`gen`]). Positions are checked when they are built
 //! ([`Variant::position`], [`Variant::parse_fen`]) and the engine never panics on input a
 //! client sent. There is no I/O, HTTP or JSON here.
 //!
@@ -15,9 +15,11 @@
 //! 4. [`moves`], [`draws`], [`ends`]: moves and routes; draw and end rules as data.
 //! 5. [`rules`]: a ruleset.
 //! 6. [`gen`]: the move generators, on a board and a ruleset.
-//! 7. [`variant`]: a board, a ruleset and its tables put together; legal moves, play.
-//! 8. [`notation`], [`perft`]: square names, FEN, move text and PDN; perft.
-//! 9. [`catalogue`], [`outcome`]: the variants and their lookup by name; the judge.
+//! 7. [`variant`](mod@variant): a board, a ruleset and its tables put together; legal
+//!    moves, play.
+//! 8. [`notation`], [`perft`](mod@perft): square names, FEN, move text and PDN; perft.
+//! 9. [`catalogue`], [`outcome`]: the variants, their lookup by name and their rules in
+//!    words; the judge.
 //! 10. [`records`]: game records.
 //! 11. [`adjudication`]: judging PDN games.
 //!

@@ -753,7 +753,7 @@ fn specs() -> Vec<Spec> {
 
 impl Variant {
     /// Builds a variant from its spec: its board, tables and square names
-    /// ([`crate::variant`]), then its start position, read from the spec's start FEN.
+    /// ([`crate::variant`](mod@crate::variant)), then its start position, read from the spec's start FEN.
     ///
     /// # Panics
     /// If the spec is inconsistent (its start FEN does not parse, a promotion square does not

@@ -22,7 +22,7 @@ pub struct Found {
     /// The canonical route of a capture (its PDN route with the smallest list of square
     /// numbers); `None` for a non-capturing move.
     pub route: Option<Route>,
-    /// Whether the move text given to [`generate_described`] is a complete long form of one of
+    /// Whether the move text given to [`Variant::generate_described`] is a complete long form of one of
     /// its routes (for a non-capturing move: the text is exactly its start and end).
     pub named: bool,
 }
