@@ -66,7 +66,10 @@ fn move_generation(c: &mut Criterion) {
     let v = arbiter_rules::variant("international").expect("variant");
     let pos = v.parse_fen("W:WK47:B14,19,29,31,42").expect("fen");
     c.bench_function("describe_moves/international-ambiguous", |b| {
-        b.iter(|| v.describe_moves(&pos).expect("moves"))
+        b.iter(|| {
+            v.describe_moves(&pos, &arbiter_rules::Budget::unlimited())
+                .expect("moves")
+        })
     });
     // Many capture moves, each reached by many routes (64,590 routes, 3,677 moves): finding
     // a route's move among those already found must not grow with their number.
@@ -80,7 +83,10 @@ fn move_generation(c: &mut Criterion) {
     let mut group = c.benchmark_group("legal_moves");
     group.sample_size(10);
     group.bench_function("gothic-3677-moves", |b| {
-        b.iter(|| v.legal_moves(&pos).expect("moves"))
+        b.iter(|| {
+            v.legal_moves(&pos, &arbiter_rules::Budget::unlimited())
+                .expect("moves")
+        })
     });
     group.finish();
 }

@@ -19,7 +19,7 @@ fn handlers(c: &mut Criterion) {
     group.bench_function("fen/international-start", |b| b.iter(|| intl.fen(&start)));
     // The FENs of a /moves answer: the position's, then each move's resulting position's.
     let children: Vec<_> = intl
-        .legal_moves(&start)
+        .legal_moves(&start, &Budget::unlimited())
         .expect("moves")
         .iter()
         .map(|m| intl.play(&start, m))
@@ -44,20 +44,19 @@ fn handlers(c: &mut Criterion) {
         b.iter(|| intl.parse_fen_counters(middle).expect("fen"))
     });
     group.bench_function("moves/international-start", |b| {
-        b.iter(|| moves::list_moves_within(intl, None, &budget()).expect("moves"))
+        b.iter(|| moves::list_moves(intl, None, &budget()).expect("moves"))
     });
     // What the moves endpoints do: the answer and its JSON text, written directly.
     group.bench_function("moves/international-start+json", |b| {
         b.iter(|| {
-            moves::answer_moves_within(intl, None, &budget())
+            moves::answer_moves(intl, None, &budget())
                 .expect("moves")
                 .to_json()
         })
     });
     group.bench_function("moves/international-kings", |b| {
         b.iter(|| {
-            moves::list_moves_within(intl, Some("W:WK47:B14,19,29,31,42"), &budget())
-                .expect("moves")
+            moves::list_moves(intl, Some("W:WK47:B14,19,29,31,42"), &budget()).expect("moves")
         })
     });
     let texts: Vec<String> = ["32-28", "19-23", "28x19", "14x23"]
@@ -65,7 +64,7 @@ fn handlers(c: &mut Criterion) {
         .map(|s| s.to_string())
         .collect();
     group.bench_function("play/international-4-moves", |b| {
-        b.iter(|| play::play_within(intl, None, &texts, &budget()).expect("play"))
+        b.iter(|| play::play_moves(intl, None, &texts, &budget()).expect("play"))
     });
     let game: judge::JudgeRequest = serde_json::from_value(serde_json::json!({
         "moves": ["32-28", "19-23", "28x19", "14x23", "37-32", "20-24"],

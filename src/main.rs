@@ -176,7 +176,9 @@ fn perft(
     let limit = |e: arbiter_rules::GenError| usage(e.to_string());
     let started = Instant::now();
     let nodes = if divide {
-        let described = v.describe_moves(&pos).map_err(limit)?;
+        let described = v
+            .describe_moves(&pos, &arbiter_rules::Budget::unlimited())
+            .map_err(limit)?;
         let split = arbiter_rules::divide(v, &pos, depth).map_err(limit)?;
         let mut total = 0;
         for (m, n) in split {
@@ -223,7 +225,9 @@ fn perft(
 }
 
 fn moves(variant: &str, fen: Option<&str>) -> Result<(), Failure> {
-    let answer = list_moves(variant, fen).map_err(|e| usage(e.problem().detail.clone()))?;
+    let v = arbiter::api::find_variant(variant).map_err(|e| usage(e.problem().detail.clone()))?;
+    let answer = list_moves(v, fen, &arbiter_rules::Budget::unlimited())
+        .map_err(|e| usage(e.problem().detail.clone()))?;
     let text = serde_json::to_string_pretty(&answer)
         .map_err(|e| Failure(format!("cannot write JSON: {e}"), 1))?;
     emit(&text);

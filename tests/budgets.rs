@@ -65,7 +65,7 @@ fn real_games_fit_the_budgets_with_a_wide_margin() {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         for (i, game) in parse_pdn(&text).iter().enumerate() {
             let b = Budget::unlimited();
-            let _ = judge_pdn_game(game, Some(v), 1000, &b);
+            let _ = judge_pdn_game(game, Some(v), 1000, ReadOptions::default(), &b);
             units += b.used();
             games += 1;
             if b.used() > heaviest_game.0 {
@@ -138,7 +138,7 @@ fn heavy_requests_hit_the_budget() {
     assert_eq!(one.summary.judged, 1);
     let b = Budget::unlimited();
     let started = Instant::now();
-    arbiter::api::moves::list_moves_within(variant("frisian").unwrap(), Some(frisian), &b).unwrap();
+    arbiter::api::moves::list_moves(variant("frisian").unwrap(), Some(frisian), &b).unwrap();
     eprintln!(
         "Frisian moves: {} units, {:.3} s",
         b.used(),

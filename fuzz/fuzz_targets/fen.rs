@@ -11,7 +11,6 @@
 #![no_main]
 
 use arbiter_fuzz::{budget, fen_after_reads_back, pick_variant, reads_back, BUDGET};
-use arbiter_rules::gen::generate_paths;
 use arbiter_rules::{Budget, Color, Kind, Variant};
 use libfuzzer_sys::fuzz_target;
 
@@ -36,17 +35,19 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(v.fen(&again), fen);
 
     let spent = budget();
-    let Ok(moves) = v.legal_moves_within(&pos, &spent) else {
+    let Ok(moves) = v.legal_moves(&pos, &spent) else {
         return;
     };
     // A budget stops work; it never changes the answer.
     let unbounded = v
-        .legal_moves_within(&pos, &Budget::unlimited())
+        .legal_moves(&pos, &Budget::unlimited())
         .expect("generation that fits a budget fits no budget");
     assert_eq!(moves, unbounded, "{}: {fen}", v.id());
     // Keeping every capture route finds the same moves, some of them several times.
     let mut routes = Vec::new();
-    if generate_paths(v, &pos, &budget(), false, &mut routes).is_ok() {
+    if v.generate_paths(&pos, &budget(), false, &mut routes)
+        .is_ok()
+    {
         assert!(routes.len() >= moves.len(), "{}: {fen}", v.id());
         for r in &routes {
             assert!(
@@ -64,7 +65,7 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 
-    let Ok(described) = v.describe_moves_within(&pos, &budget()) else {
+    let Ok(described) = v.describe_moves(&pos, &budget()) else {
         return;
     };
     assert_eq!(

@@ -6,9 +6,9 @@
 #![no_main]
 
 use arbiter::api::judge::{judge_game, JudgeRequest};
-use arbiter::api::moves::{list_moves_within, MovesRequest};
+use arbiter::api::moves::{list_moves, MovesRequest};
 use arbiter::api::pdn::{judge_pdn_text, PdnRequest};
-use arbiter::api::play::{play_within, PlayRequest};
+use arbiter::api::play::{play_moves, PlayRequest};
 use arbiter::api::{check_move_count, find_variant, parse_json_object};
 use arbiter_fuzz::{budget, pick_variant};
 use arbiter_rules::adjudication::ReadOptions;
@@ -32,7 +32,7 @@ fn read<T: DeserializeOwned + Serialize>(body: &[u8]) -> Option<T> {
 
 /// `POST /v1/variants/{variant}/moves`.
 fn run_moves(v: &'static Variant, req: MovesRequest) {
-    if let Ok(answer) = list_moves_within(v, req.position.as_deref(), &budget()) {
+    if let Ok(answer) = list_moves(v, req.position.as_deref(), &budget()) {
         serde_json::to_vec(&answer).expect("the moves answer serializes");
     }
 }
@@ -47,7 +47,7 @@ fn run_play(v: &'static Variant, req: PlayRequest) {
     if check_move_count(texts.len()).is_err() {
         return;
     }
-    if let Ok(answer) = play_within(v, req.position.as_deref(), &texts, &budget()) {
+    if let Ok(answer) = play_moves(v, req.position.as_deref(), &texts, &budget()) {
         assert!(answer.moves.len() == texts.len());
         serde_json::to_vec(&answer).expect("the play answer serializes");
     }

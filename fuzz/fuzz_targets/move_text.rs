@@ -17,8 +17,8 @@ fuzz_target!(|data: &[u8]| {
     };
     let (v, pos) = pick_position(pick);
     let text = String::from_utf8_lossy(rest);
-    let result = v.parse_move_within(&pos, &text, &budget());
-    let Ok(legal) = v.describe_moves_within(&pos, &budget()) else {
+    let result = v.parse_move(&pos, &text, &budget());
+    let Ok(legal) = v.describe_moves(&pos, &budget()) else {
         return;
     };
     match result {
@@ -44,7 +44,7 @@ fuzz_target!(|data: &[u8]| {
             );
             let mut read = Vec::new();
             for c in &candidates {
-                match v.parse_move_within(&pos, c, &budget()) {
+                match v.parse_move(&pos, c, &budget()) {
                     Ok(d) => read.push(d.mv),
                     Err(MoveError::Gen(_)) => return,
                     Err(e) => panic!(

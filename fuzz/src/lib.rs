@@ -185,7 +185,7 @@ pub fn pick_position(byte: u8) -> (&'static Variant, Position) {
 /// Checks that `text`, a text the engine itself wrote for the move `d` of `pos`, reads back
 /// to that move. Running out of budget is allowed; any other refusal is a bug.
 pub fn reads_back(v: &Variant, pos: &Position, d: &DescribedMove, text: &str) {
-    match v.parse_move_within(pos, text, &budget()) {
+    match v.parse_move(pos, text, &budget()) {
         Ok(again) => assert_eq!(
             again.mv,
             d.mv,

@@ -2,11 +2,12 @@
 //! rules, with the declared result checked against what the moves show.
 
 use crate::budget::Budget;
-use crate::gen::GenError;
-use crate::notation::pdn::{choose_variant, PdnGame, PdnNoteKind, VariantChoice};
+use crate::budget::GenError;
+use crate::catalogue::{choose_variant, VariantChoice};
+use crate::notation::pdn::{PdnGame, PdnNoteKind};
 use crate::outcome::{Judgement, Reason, Verdict};
 use crate::position::{Color, Position};
-use crate::records::{read_record_counted, RecordWarning, WarningKind, MAX_LINES};
+use crate::records::{read_record, RecordOptions, RecordWarning, WarningKind, MAX_LINES};
 use crate::variant::{ResultStyle, Variant};
 
 /// Whose score a PDN result (`1-0`, `2-0`...) writes first.
@@ -429,20 +430,10 @@ pub struct GameReport {
     pub start: Position,
 }
 
-/// Judges one game of a PDN file with the default options and no bound on the work.
-/// `explicit` overrides the game's own tags.
-pub fn judge_pdn_game(
-    game: &PdnGame,
-    explicit: Option<&'static Variant>,
-    max_plies: usize,
-    budget: &Budget,
-) -> Result<GameReport, GameError> {
-    judge_pdn_game_within(game, explicit, max_plies, ReadOptions::default(), budget)
-}
-
 /// Judges one game of a PDN file: the moves read as a record ([`crate::records`]), the
-/// declared result read with `options.convention`, the work charged to `budget`.
-pub fn judge_pdn_game_within(
+/// declared result read with `options.convention`, the work charged to `budget`. `explicit`
+/// overrides the game's own tags.
+pub fn judge_pdn_game(
     game: &PdnGame,
     explicit: Option<&'static Variant>,
     max_plies: usize,
@@ -471,8 +462,12 @@ pub fn judge_pdn_game_within(
     };
     let texts: Vec<&str> = game.moves.iter().map(|m| m.text.as_str()).collect();
     let halfmoves = counters.map_or(0, |c| c.halfmoves);
-    let record = read_record_counted(variant, start, halfmoves, &texts, budget, options.max_lines)
-        .map_err(GameError::Gen)?;
+    let record_options = RecordOptions {
+        halfmoves,
+        max_lines: options.max_lines,
+    };
+    let record =
+        read_record(variant, start, &texts, record_options, budget).map_err(GameError::Gen)?;
     let judgement = record.judgement;
     let illegal_move_number = record
         .illegal_text

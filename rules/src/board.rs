@@ -509,6 +509,22 @@ impl Board {
         format!("{}{}", (b'a' + x) as char, y as u32 + 1)
     }
 
+    /// The cell with an algebraic name (`a1`, `j10`), if it is playable: the inverse of
+    /// [`Board::algebraic`].
+    pub fn parse_algebraic(&self, s: &str) -> Option<usize> {
+        let mut chars = s.chars();
+        let file = chars.next()?.to_ascii_lowercase();
+        if !file.is_ascii_lowercase() {
+            return None;
+        }
+        let rank = chars.as_str();
+        if rank.is_empty() || rank.len() > 3 || !rank.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let y: i32 = rank.parse().ok()?;
+        self.at(file as i32 - 'a' as i32, y - 1)
+    }
+
     /// Numeric names for every cell: 1.. along the rows, starting at `origin` as seen by White.
     pub fn numbering(&self, origin: Corner) -> Vec<u16> {
         let mut order: Vec<usize> = self.all.iter().collect();

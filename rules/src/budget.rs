@@ -18,7 +18,35 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use crate::gen::GenError;
+/// Why move generation stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenError {
+    /// The capture search of one position visited more than the allowed number of nodes.
+    CaptureLimit { limit: u32 },
+    /// The work budget of the request ([`Budget`]) is spent.
+    Budget { limit: u64 },
+    /// The work was cancelled (the request's time is up or its client is gone).
+    Cancelled,
+}
+
+impl std::fmt::Display for GenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GenError::CaptureLimit { limit } => write!(
+                f,
+                "the capture sequences of this position exceed the enumeration bound \
+                 ({limit} search steps)"
+            ),
+            GenError::Budget { limit } => write!(
+                f,
+                "the request needs more engine work than its budget of {limit} work units"
+            ),
+            GenError::Cancelled => write!(f, "the work was cancelled"),
+        }
+    }
+}
+
+impl std::error::Error for GenError {}
 
 /// Work units and an optional cancellation flag.
 #[derive(Debug)]

@@ -4,8 +4,8 @@
 //!
 //! All limits are in plies: the federations' "N moves" means N moves by each player, 2N plies.
 
+use crate::bits::Bits;
 use crate::position::{Color, Kind, Position};
-use crate::variant::Variant;
 
 /// The stable reason codes of the draw rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -207,30 +207,22 @@ impl DrawRule {
     }
 }
 
-/// Whether an endgame configuration holds in `pos`.
-pub(crate) fn endgame_holds(v: &Variant, pos: &Position, kind: &DrawKind) -> bool {
-    let DrawKind::Endgame {
-        strong,
-        lone_king_on,
-        strong_king_on,
-        ..
-    } = kind
-    else {
+/// Whether an endgame configuration holds in `pos`; `cells` are the rule's
+/// `[lone_king_on, strong_king_on]` squares, resolved on the variant's board
+/// ([`crate::variant::Variant::draw_cells`]; an empty set: anywhere).
+#[inline(always)]
+pub(crate) fn endgame_holds(cells: &[Bits; 2], pos: &Position, kind: &DrawKind) -> bool {
+    let DrawKind::Endgame { strong, .. } = kind else {
         return false;
     };
-    let squares = |names: &[&str]| -> crate::Bits {
-        names
-            .iter()
-            .filter_map(|n| crate::notation::squares::parse_algebraic(v.board(), n))
-            .collect()
-    };
-    let on = |names: &[&str], cells: crate::Bits| {
-        names.is_empty() || !squares(names).intersect(cells).is_empty()
-    };
+    // The squares are read only for a position whose material matches.
+    let [lone_king_on, strong_king_on] = cells;
+    let on =
+        |squares: &Bits, cells: Bits| squares.is_empty() || !squares.intersect(cells).is_empty();
     // The lone king must be alone on its squares (FMJD-64 7.2.7: lidraughts counts the pieces
     // on the main road).
     let alone =
-        |names: &[&str]| names.is_empty() || pos.occupied().intersect(squares(names)).len() == 1;
+        |squares: &Bits| squares.is_empty() || pos.occupied().intersect(*squares).len() == 1;
     Color::BOTH.into_iter().any(|s| {
         let w = s.opponent();
         let lone = pos.count(w, Kind::King) == 1

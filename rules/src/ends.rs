@@ -12,8 +12,7 @@
 //! a rule that can only hold once the game is over also says which setups it forbids
 //! ([`EndKind::forbids_kings`]), so that no client can start a game that is already decided.
 
-use crate::board::Board;
-use crate::notation::squares::parse_algebraic;
+use crate::bits::Bits;
 use crate::position::{Color, Kind, Position};
 
 /// The stable reason codes of the end rules (reported like `NO_LEGAL_MOVES` and the draw
@@ -113,12 +112,14 @@ pub struct EndRule {
 }
 
 impl EndRule {
-    /// Whether the rule ends the game in `pos`, and how; `can_move` says whether the side to
-    /// move of a position has a legal move other than a pass.
+    /// Whether the rule ends the game in `pos`, and how; `cells` are the cells the rule names,
+    /// resolved on the variant's board ([`crate::variant::Variant::end_cells`]: each side's
+    /// goal), and `can_move` says whether the side to move of a position has a legal move
+    /// other than a pass.
     #[inline]
     pub fn decide(
         &self,
-        board: &Board,
+        cells: &[Bits; 2],
         pos: &Position,
         can_move: impl Fn(&Position) -> bool,
     ) -> Option<EndOutcome> {
@@ -126,26 +127,23 @@ impl EndRule {
             EndKind::BothBlocked => (!can_move(pos)
                 && !can_move(&pos.with_side(pos.side().opponent())))
             .then_some(EndOutcome::Draw),
-            EndKind::Occupies(goals) => {
+            EndKind::Occupies(_) => {
                 let mover = pos.side().opponent();
                 [mover, pos.side()]
                     .into_iter()
-                    .find(|&c| {
-                        parse_algebraic(board, goals[c as usize])
-                            .is_some_and(|g| pos.side_pieces(c).contains(g))
-                    })
+                    .find(|&c| !pos.side_pieces(c).intersect(cells[c as usize]).is_empty())
                     .map(EndOutcome::Win)
             }
             EndKind::AllCaptured => [pos.side(), pos.side().opponent()]
                 .into_iter()
                 .find(|&c| pos.hand(c) == 0 && pos.side_pieces(c).is_empty())
                 .map(|loser| EndOutcome::Win(loser.opponent())),
-            EndKind::LastStoneArrives(goal) => {
+            EndKind::LastStoneArrives(_) => {
                 let mover = pos.side().opponent();
                 let stones = pos.side_pieces(mover);
                 (pos.hand(mover) == 0
                     && stones.len() == 1
-                    && parse_algebraic(board, goal).is_some_and(|g| stones.contains(g)))
+                    && !stones.intersect(cells[mover as usize]).is_empty())
                 .then_some(EndOutcome::Win(mover))
             }
             EndKind::FirstKingWins => {
@@ -213,16 +211,17 @@ impl EndRule {
     }
 }
 
-/// The first of `rules` that ends the game in `pos` (`can_move`: see [`EndRule::decide`]).
+/// The first of `rules` that ends the game in `pos`; `cells` holds the cells each rule names,
+/// rule by rule (`cells`, `can_move`: see [`EndRule::decide`]).
 #[inline]
 pub fn decide(
     rules: &[EndRule],
-    board: &Board,
+    cells: &[[Bits; 2]],
     pos: &Position,
     can_move: impl Fn(&Position) -> bool,
 ) -> Option<(EndCode, EndOutcome)> {
-    rules.iter().find_map(|r| {
-        r.decide(board, pos, &can_move)
+    rules.iter().zip(cells).find_map(|(r, cells)| {
+        r.decide(cells, pos, &can_move)
             .map(|outcome| (r.code, outcome))
     })
 }

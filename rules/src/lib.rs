@@ -1,18 +1,35 @@
 //! `arbiter-rules`: the rules engine of Arbiter.
 //!
 //! Boards are graphs of cells with direction links ([`board`]); a variant is a declarative
-//! ruleset on such a board ([`rules`], [`variant`], [`catalogue`]); generators read the
-//! ruleset and never test a variant's id ([`gen`]). Positions are checked when they are built
+//! ruleset on such a board ([`rules`], [`variant`](mod@variant), [`catalogue`]); generators
+//! read the ruleset and never test a variant's id ([`gen`]). Positions are checked when they are built
 //! ([`Variant::position`], [`Variant::parse_fen`]) and the engine never panics on input a
 //! client sent. There is no I/O, HTTP or JSON here.
 //!
+//! The modules form layers, listed from the bottom: each one uses only modules of earlier
+//! layers (unit tests aside), so the engine reads from the bottom up.
+//!
+//! 1. [`bits`], [`budget`]: cell sets; work units and [`GenError`].
+//! 2. [`board`]: cells, direction links, square names.
+//! 3. [`position`]: pieces on a board.
+//! 4. [`moves`], [`draws`], [`ends`]: moves and routes; draw and end rules as data.
+//! 5. [`rules`]: a ruleset.
+//! 6. [`gen`]: the move generators, on a board and a ruleset.
+//! 7. [`variant`](mod@variant): a board, a ruleset and its tables put together; legal
+//!    moves, play.
+//! 8. [`notation`], [`perft`](mod@perft): square names, FEN, move text and PDN; perft.
+//! 9. [`catalogue`], [`outcome`]: the variants, their lookup by name and their rules in
+//!    words; the judge.
+//! 10. [`records`]: game records.
+//! 11. [`adjudication`]: judging PDN games.
+//!
 //! ```
-//! use arbiter_rules::{variant, perft};
+//! use arbiter_rules::{variant, perft, Budget};
 //! let v = variant("international").unwrap();
 //! assert_eq!(perft(v, &v.start(), 3).unwrap(), 658);
-//! let m = v.parse_move(&v.start(), "32-28").unwrap();
+//! let m = v.parse_move(&v.start(), "32-28", &Budget::unlimited()).unwrap();
 //! let next = v.play(&v.start(), &m.mv);
-//! assert_eq!(v.legal_moves(&next).unwrap().len(), 9);
+//! assert_eq!(v.legal_moves(&next, &Budget::unlimited()).unwrap().len(), 9);
 //! ```
 
 pub mod adjudication;
@@ -35,20 +52,19 @@ pub mod variant;
 pub use bits::Bits;
 pub use board::{Board, Dir, DirSet};
 pub use budget::Budget;
-pub use catalogue::{ids, variant, variants};
+pub use budget::GenError;
+pub use catalogue::{ids, variant, variant_named, variants};
 pub use draws::{DrawCode, DrawKind, DrawRule};
 pub use ends::{EndCode, EndKind, EndOutcome, EndRule};
-pub use gen::GenError;
 pub use moves::{Jump, Move, Route};
 pub use notation::fen::{Counters, FenError, FenErrorKind, FenLists};
 pub use notation::movetext::{DescribedMove, MoveError, MoveList, MoveView};
-pub use notation::pdn::variant_named;
+
 pub use outcome::{
-    judge, judge_within, status, status_within, Claimable, IllegalMove, Judgement, Reason, Status,
-    Tracker, Verdict,
+    judge, status, Claimable, IllegalMove, Judgement, Reason, Status, Tracker, Verdict,
 };
 pub use perft::{divide, perft, perft_general, perft_keep};
 pub use position::{Color, Kind, Position, Setup};
-pub use records::{read_record_within, Record, RecordWarning, WarningKind};
+pub use records::{read_record, Record, RecordOptions, RecordWarning, WarningKind};
 pub use rules::{OpeningRemoval, Rules};
 pub use variant::{BoardShape, GraphBoard, PositionError, ResultStyle, Spec, Variant};

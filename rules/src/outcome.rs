@@ -9,9 +9,9 @@
 use std::collections::HashMap;
 
 use crate::budget::Budget;
+use crate::budget::GenError;
 use crate::draws::{endgame_holds, DrawCode, DrawKind, Reset};
 use crate::ends::{EndCode, EndOutcome};
-use crate::gen::GenError;
 use crate::moves::Move;
 use crate::notation::movetext::{DescribedMove, MoveError};
 use crate::position::{Color, Kind, Position};
@@ -61,17 +61,8 @@ pub enum Status {
 }
 
 /// The status of a position judged on its own (no repetition history): the end rules, then
-/// the "no legal move" rule.
-pub fn status(variant: &Variant, pos: &Position) -> Result<Status, GenError> {
-    status_within(variant, pos, &Budget::unlimited())
-}
-
-/// [`status`], charged to `budget`.
-pub fn status_within(
-    variant: &Variant,
-    pos: &Position,
-    budget: &Budget,
-) -> Result<Status, GenError> {
+/// the "no legal move" rule, charged to `budget`.
+pub fn status(variant: &Variant, pos: &Position, budget: &Budget) -> Result<Status, GenError> {
     if let Some((code, outcome)) = variant.end_rule(pos) {
         let reason = Reason::End(code);
         return Ok(match outcome {
@@ -88,7 +79,7 @@ pub fn status_within(
             reason: Reason::NoPieces,
         });
     }
-    if !variant.has_legal_move_within(pos, budget)? {
+    if !variant.has_legal_move(pos, budget)? {
         Ok(Status::Won {
             winner: variant.no_moves_winner(pos.side()),
             reason: Reason::NoLegalMoves,
@@ -174,7 +165,8 @@ impl<'v> Tracker<'v> {
             .rules()
             .draws
             .iter()
-            .map(|d| endgame_holds(variant, start, &d.kind).then_some(0))
+            .zip(variant.draw_cells())
+            .map(|(d, cells)| endgame_holds(cells, start, &d.kind).then_some(0))
             .collect();
         Tracker {
             variant,
@@ -218,9 +210,15 @@ impl<'v> Tracker<'v> {
         } else {
             self.balance += 1;
         }
-        for (i, d) in self.variant.rules().draws.iter().enumerate() {
-            self.endgame[i] = if endgame_holds(self.variant, after, &d.kind) {
-                Some(self.endgame[i].map_or(0, |c| c + 1))
+        let rules = self.variant.rules().draws.iter();
+        for ((count, d), cells) in self
+            .endgame
+            .iter_mut()
+            .zip(rules)
+            .zip(self.variant.draw_cells())
+        {
+            *count = if endgame_holds(cells, after, &d.kind) {
+                Some(count.map_or(0, |c| c + 1))
             } else {
                 None
             };
@@ -280,17 +278,10 @@ fn both_have_kings(pos: &Position) -> bool {
 /// Plays `moves` from `start` and judges the game: the first rule that ends it (the end rules,
 /// no legal move, then the automatic draw rules, each in the variant's order), or the first
 /// illegal move.
-pub fn judge<S: AsRef<str>>(
-    variant: &Variant,
-    start: Position,
-    moves: &[S],
-) -> Result<Judgement, GenError> {
-    judge_within(variant, start, moves, &Budget::unlimited())
-}
-
-/// [`judge`], charged to `budget`: the whole game fails with the budget's error when its
+///
+/// The work is charged to `budget`: the whole game fails with the budget's error when its
 /// replay needs more work.
-pub fn judge_within<S: AsRef<str>>(
+pub fn judge<S: AsRef<str>>(
     variant: &Variant,
     start: Position,
     moves: &[S],
@@ -306,7 +297,7 @@ pub fn judge_within<S: AsRef<str>>(
             break;
         }
         let text = text.as_ref();
-        match variant.parse_move_within(&pos, text, budget) {
+        match variant.parse_move(&pos, text, budget) {
             Ok(d) => {
                 let next = variant.play(&pos, &d.mv);
                 tracker.push(&pos, &d.mv, &next);
@@ -322,7 +313,7 @@ pub fn judge_within<S: AsRef<str>>(
                 let legal = match &error {
                     MoveError::Illegal { legal, .. } => legal.clone(),
                     _ => variant
-                        .describe_moves_within(&pos, budget)?
+                        .describe_moves(&pos, budget)?
                         .into_iter()
                         .map(|d| d.notation)
                         .collect(),
@@ -371,7 +362,7 @@ pub(crate) fn end_state(
     tracker: &mut Tracker,
     budget: &Budget,
 ) -> Result<Option<Status>, GenError> {
-    match status_within(variant, pos, budget)? {
+    match status(variant, pos, budget)? {
         Status::Ongoing => {}
         s => return Ok(Some(s)),
     }

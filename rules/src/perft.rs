@@ -3,7 +3,7 @@
 //! ignored, as in every published table.
 
 use crate::budget::Budget;
-use crate::gen::{generate_paths, GenError};
+use crate::budget::GenError;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::Variant;
@@ -12,8 +12,8 @@ use crate::variant::Variant;
 /// ([`crate::gen::bulk`]) when the variant has one, else by the general generator.
 pub fn perft(variant: &Variant, pos: &Position, depth: u32) -> Result<u64, GenError> {
     if depth > 0 && !variant.decided(pos) {
-        if let Some(r) = crate::gen::bulk::perft(variant, pos, depth) {
-            return r;
+        if let Some(bulk) = variant.bulk() {
+            return bulk.perft(variant.rules(), pos, depth);
         }
     }
     perft_with(variant, pos, depth, true)
@@ -54,7 +54,7 @@ fn walk(
         return Ok(1);
     }
     let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
-    generate_paths(variant, pos, budget, dedup, moves)?;
+    variant.generate_paths(pos, budget, dedup, moves)?;
     if depth == 1 {
         return Ok(moves.len() as u64);
     }
@@ -68,7 +68,7 @@ fn walk(
 
 /// Perft split by the first move: `(move, leaves below it)`.
 pub fn divide(variant: &Variant, pos: &Position, depth: u32) -> Result<Vec<(Move, u64)>, GenError> {
-    let moves = variant.legal_moves(pos)?;
+    let moves = variant.legal_moves(pos, &Budget::unlimited())?;
     if depth == 0 {
         return Ok(Vec::new());
     }

@@ -1,9 +1,9 @@
 //! Reading game records tolerantly.
 //!
-//! [`crate::outcome::judge_within`] reads every move text strictly, as the service reads its
+//! [`crate::outcome::judge`] reads every move text strictly, as the service reads its
 //! own input: a text that does not name exactly one legal move makes the game `invalid`. A
 //! game record (a PDN file, a list of moves from tournament software) cannot be sent back, so
-//! [`read_record_within`] reads it as an adjudicator would, and says what it did: every
+//! [`read_record`] reads it as an adjudicator would, and says what it did: every
 //! repair is a [`RecordWarning`] with a stable code.
 //!
 //! - A text that names several legal moves (a short capture with two routes, a Russian `hg7`
@@ -26,7 +26,7 @@
 //!   under which the moves are legal is kept.
 
 use crate::budget::Budget;
-use crate::gen::GenError;
+use crate::budget::GenError;
 use crate::notation::movetext::{parse_squares, DescribedMove, MoveError};
 use crate::outcome::{end_state, IllegalMove, Judgement, Status, Tracker, Verdict};
 use crate::position::{Color, Position};
@@ -159,39 +159,38 @@ pub struct Record {
     pub lines: usize,
 }
 
-/// Reads and judges a game record (see the module documentation), with at most
-/// [`MAX_LINES`] readings tried.
-pub fn read_record_within<S: AsRef<str>>(
-    variant: &Variant,
-    start: Position,
-    texts: &[S],
-    budget: &Budget,
-) -> Result<Record, GenError> {
-    read_record_bounded(variant, start, texts, budget, MAX_LINES)
+/// How a record is read ([`read_record`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordOptions {
+    /// The half-move clock of the start position (plies since the last man move or capture, a
+    /// lidraughts FEN's `H` field): the draw rules that count those plies go on from it.
+    pub halfmoves: u32,
+    /// The bound on the readings of the whole game tried.
+    pub max_lines: usize,
 }
 
-/// [`read_record_within`] with the bound on readings tried given.
-pub fn read_record_bounded<S: AsRef<str>>(
-    variant: &Variant,
-    start: Position,
-    texts: &[S],
-    budget: &Budget,
-    max_lines: usize,
-) -> Result<Record, GenError> {
-    read_record_counted(variant, start, 0, texts, budget, max_lines)
+impl Default for RecordOptions {
+    /// A clock at 0 and at most [`MAX_LINES`] readings.
+    fn default() -> Self {
+        RecordOptions {
+            halfmoves: 0,
+            max_lines: MAX_LINES,
+        }
+    }
 }
 
-/// [`read_record_bounded`] for a game whose start position comes with a half-move clock
-/// (plies since the last man move or capture, a lidraughts FEN's `H` field): the draw rules
-/// that count those plies go on from it.
-pub fn read_record_counted<S: AsRef<str>>(
+/// Reads and judges a game record (see the module documentation), charged to `budget`.
+pub fn read_record<S: AsRef<str>>(
     variant: &Variant,
     start: Position,
-    halfmoves: u32,
     texts: &[S],
+    options: RecordOptions,
     budget: &Budget,
-    max_lines: usize,
 ) -> Result<Record, GenError> {
+    let RecordOptions {
+        halfmoves,
+        max_lines,
+    } = options;
     let written: Vec<&str> = texts.iter().map(|t| t.as_ref().trim()).collect();
     let rotate = !variant.algebraic()
         && variant.first_mover() == Color::Black
@@ -282,7 +281,7 @@ fn rotate_text(variant: &Variant, t: &str) -> String {
                 j += 1;
             }
             let square = &t[i..j];
-            let turned = crate::notation::squares::parse_algebraic(board, square).and_then(|c| {
+            let turned = board.parse_algebraic(square).and_then(|c| {
                 let (x, y) = board.xy(c);
                 board.at(
                     board.width() as i32 - 1 - x as i32,
@@ -537,7 +536,7 @@ impl Reader<'_> {
                     let legal = match &error {
                         MoveError::Illegal { legal, .. } => legal.clone(),
                         _ => v
-                            .describe_moves_within(&pos, budget)?
+                            .describe_moves(&pos, budget)?
                             .into_iter()
                             .map(|d| d.notation)
                             .collect(),
@@ -623,7 +622,7 @@ impl Reader<'_> {
         let v = self.variant;
         let text = self.texts[i].as_str();
         let shown = self.shown[i];
-        let error = match v.matching_moves_within(pos, text, self.budget) {
+        let error = match v.matching_moves(pos, text, self.budget) {
             Ok(ms) => {
                 return Ok(Step::Moves(
                     ms.into_iter()
@@ -640,7 +639,7 @@ impl Reader<'_> {
         };
         match error {
             MoveError::Illegal { .. } => {
-                let partly = match v.partly_named_moves_within(pos, text, self.budget) {
+                let partly = match v.partly_named_moves(pos, text, self.budget) {
                     Ok(ms) => ms,
                     Err(MoveError::Gen(e)) => return Err(e),
                     Err(_) => Vec::new(),
@@ -684,7 +683,7 @@ impl Reader<'_> {
             }
             MoveError::Syntax { .. } | MoveError::UnknownSquare { .. } => {
                 if let Some((prefix, rest)) = split_glued(text) {
-                    match v.matching_moves_within(pos, prefix, self.budget) {
+                    match v.matching_moves(pos, prefix, self.budget) {
                         Ok(ms) => {
                             let shown_prefix = split_glued(shown).map_or(prefix, |(p, _)| p);
                             let shown_rest = split_glued(shown).map_or(rest, |(_, r)| r);
@@ -757,7 +756,7 @@ impl Reader<'_> {
                 .map(|&c| v.square_name(c))
                 .collect::<Vec<_>>()
                 .join("x");
-            match v.matching_moves_within(pos, &joined, self.budget) {
+            match v.matching_moves(pos, &joined, self.budget) {
                 Ok(ms) => {
                     let shown = self.shown[i..=j].join(" ");
                     return Ok(Some(Step::Moves(
@@ -961,8 +960,17 @@ mod tests {
     fn read(fen: &str, texts: &[&str], max_lines: usize) -> (Record, u64) {
         let v = variant("russian").unwrap();
         let budget = Budget::unlimited();
-        let r =
-            read_record_bounded(v, v.parse_fen(fen).unwrap(), texts, &budget, max_lines).unwrap();
+        let r = read_record(
+            v,
+            v.parse_fen(fen).unwrap(),
+            texts,
+            RecordOptions {
+                max_lines,
+                ..RecordOptions::default()
+            },
+            &budget,
+        )
+        .unwrap();
         (r, budget.used())
     }
 
@@ -1065,7 +1073,7 @@ mod tests {
         let strict = Budget::unlimited();
         let mut long: Vec<&str> = r.judgement.moves.iter().map(|d| d.long.as_str()).collect();
         long.push("a2-b3");
-        crate::outcome::judge_within(v, v.parse_fen(CROWD).unwrap(), &long, &strict).unwrap();
+        crate::outcome::judge(v, v.parse_fen(CROWD).unwrap(), &long, &strict).unwrap();
         assert!(
             cost <= 2 * strict.used() * MAX_LINES as u64,
             "{cost} units, {} for one replay",
@@ -1105,14 +1113,16 @@ mod tests {
         // with it.
         let v = variant("international").unwrap();
         let pos = v.parse_fen("W:WK47:B14,19,29,31,42").unwrap();
-        assert!(v.parse_move(&pos, "47x24x36").is_err());
+        assert!(v
+            .parse_move(&pos, "47x24x36", &Budget::unlimited())
+            .is_err());
         let budget = Budget::unlimited();
-        let r = read_record_within(v, pos, &["47x24x36"], &budget).unwrap();
+        let r = read_record(v, pos, &["47x24x36"], RecordOptions::default(), &budget).unwrap();
         assert_eq!(r.judgement.moves[0].long, "47x38x24x13x36");
         let w = &r.warnings[0];
         assert_eq!((w.kind, w.ply), (WarningKind::IncompleteRoute, 1));
         // Squares in the wrong order name no route.
-        let r = read_record_within(v, pos, &["47x13x24x36"], &budget).unwrap();
+        let r = read_record(v, pos, &["47x13x24x36"], RecordOptions::default(), &budget).unwrap();
         assert_eq!(r.judgement.verdict, Verdict::Invalid);
     }
 

@@ -5,7 +5,6 @@
 
 use std::collections::BTreeSet;
 
-use arbiter_rules::gen::bulk;
 use arbiter_rules::{perft, perft_general, variants, Color, Kind, Move, Position, Variant};
 
 mod common;
@@ -24,10 +23,15 @@ fn identities(moves: &[Move]) -> BTreeSet<String> {
 }
 
 fn same_moves(v: &Variant, pos: &Position) {
-    let general = v.legal_moves(pos).expect("general generation");
-    let narrow = bulk::legal_moves(v, pos)
-        .expect("a narrow generator")
-        .expect("narrow generation");
+    let general = v
+        .legal_moves(pos, &arbiter_rules::Budget::unlimited())
+        .expect("general generation");
+    let bulk = v.bulk().expect("a narrow generator");
+    let narrow = if v.decided(pos) {
+        Vec::new()
+    } else {
+        bulk.legal_moves(v.rules(), pos).expect("narrow generation")
+    };
     let (g, n) = (identities(&general), identities(&narrow));
     assert_eq!(
         g.len(),
@@ -82,7 +86,9 @@ fn check_variant(v: &Variant, games: usize, random: usize, seed: u64) {
         let mut pos = v.start();
         for _ in 0..120 {
             same_moves(v, &pos);
-            let moves = v.legal_moves(&pos).unwrap();
+            let moves = v
+                .legal_moves(&pos, &arbiter_rules::Budget::unlimited())
+                .unwrap();
             if moves.is_empty() {
                 break;
             }
@@ -153,7 +159,9 @@ fn both_perfts_agree_below_random_positions() {
         for _ in 0..6 {
             let mut pos = v.start();
             for _ in 0..rng.below(40) {
-                let moves = v.legal_moves(&pos).unwrap();
+                let moves = v
+                    .legal_moves(&pos, &arbiter_rules::Budget::unlimited())
+                    .unwrap();
                 if moves.is_empty() {
                     break;
                 }

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use arbiter_rules::notation::pdn::variant_for_tag;
+use arbiter_rules::catalogue::variant_for_tag;
 use arbiter_rules::{variants, Variant};
 
 /// Every public text of a variant, each with what it is (for the failure message).
@@ -60,7 +60,7 @@ fn every_variant_cites_a_source() {
     }
 }
 
-/// The key `variant_for_tag` (rules/src/notation/pdn.rs) compares: without spaces, `_` and
+/// The key `variant_for_tag` (rules/src/catalogue/names.rs) compares: without spaces, `_` and
 /// `-`, in lower case.
 fn pdn_key(s: &str) -> String {
     s.chars()
@@ -183,7 +183,7 @@ fn antidraughts_has_lidraughts_game_type() {
     let v = arbiter_rules::variant("antidraughts").unwrap();
     assert_eq!(v.game_type_number(), Some(98));
     assert_eq!(
-        arbiter_rules::notation::pdn::variant_for_game_type(98).map(Variant::id),
+        arbiter_rules::catalogue::variant_for_game_type(98).map(Variant::id),
         Some("antidraughts")
     );
 }

@@ -256,7 +256,13 @@ impl Game {
             .variant
             .parse_fen(&self.fen)
             .unwrap_or_else(|e| panic!("{}: bad FEN {}: {e}", self.variant.id(), self.fen));
-        let j = judge(self.variant, start, &self.moves).expect("generation");
+        let j = judge(
+            self.variant,
+            start,
+            &self.moves,
+            &arbiter_rules::Budget::unlimited(),
+        )
+        .expect("generation");
         assert!(
             j.verdict != Verdict::Invalid,
             "{} {}: illegal move {:?}\nmoves: {}",

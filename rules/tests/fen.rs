@@ -105,15 +105,24 @@ fn lidraughts_move_counters_are_read_and_carried() {
         halfmoves: 12,
         fullmove: 40,
     };
-    let king = v.parse_move(&p, "47-42").unwrap().mv;
+    let king = v
+        .parse_move(&p, "47-42", &arbiter_rules::Budget::unlimited())
+        .unwrap()
+        .mv;
     let after = c.after(v, Color::White, &king);
     assert_eq!((after.halfmoves, after.fullmove), (13, 40));
     let p2 = v.play(&p, &king);
-    let black = v.parse_move(&p2, "5-10").unwrap().mv;
+    let black = v
+        .parse_move(&p2, "5-10", &arbiter_rules::Budget::unlimited())
+        .unwrap()
+        .mv;
     let after2 = after.after(v, Color::Black, &black);
     assert_eq!((after2.halfmoves, after2.fullmove), (14, 41));
     let (m, _) = v.parse_fen_counters("W:W31:B20:H9:F3").unwrap();
-    let man = v.parse_move(&m, "31-26").unwrap().mv;
+    let man = v
+        .parse_move(&m, "31-26", &arbiter_rules::Budget::unlimited())
+        .unwrap()
+        .mv;
     assert_eq!(c.after(v, Color::White, &man).halfmoves, 0);
 }
 
@@ -179,7 +188,9 @@ fn a_childs_fen_from_its_parents_text_is_its_fen() {
         let mut parent_fen = Vec::new();
         let lists = v.fen_into(pos, &mut parent_fen);
         assert_eq!(parent_fen, v.fen(pos).into_bytes());
-        let moves = v.describe_moves(pos).unwrap();
+        let moves = v
+            .describe_moves(pos, &arbiter_rules::Budget::unlimited())
+            .unwrap();
         for m in &moves {
             let child = v.play(pos, &m.mv);
             let mut out = b"prefix".to_vec();

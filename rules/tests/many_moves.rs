@@ -5,7 +5,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use arbiter_rules::gen::generate_paths;
 use arbiter_rules::{variant, variants, Budget, Color, GenError, Kind, Move, Position, Variant};
 
 mod common;
@@ -20,7 +19,7 @@ const MOST: usize = 400;
 /// The routes of `pos` collapsed by a scan: each route whose identity no earlier route had.
 fn scanned(v: &Variant, pos: &Position) -> Result<Vec<Move>, GenError> {
     let mut routes = Vec::new();
-    generate_paths(v, pos, &Budget::new(UNITS), false, &mut routes)?;
+    v.generate_paths(pos, &Budget::new(UNITS), false, &mut routes)?;
     let mut moves: Vec<Move> = Vec::new();
     for r in routes {
         if !moves.iter().any(|m| m.same_identity(&r)) {
@@ -36,11 +35,11 @@ fn check(v: &Variant, pos: &Position) -> usize {
         return 0;
     };
     let moves = v
-        .legal_moves_within(pos, &Budget::new(UNITS))
+        .legal_moves(pos, &Budget::new(UNITS))
         .expect("what fits the budget with every route fits it collapsed");
     assert_eq!(moves, expected, "{}: {}", v.id(), v.fen(pos));
     let described = v
-        .describe_moves_within(pos, &Budget::new(UNITS))
+        .describe_moves(pos, &Budget::new(UNITS))
         .expect("described within the budget");
     // Described moves come in notation order: the same moves, each once.
     let key = |m: &Move| (m.from, m.to, m.becomes, m.captured);
@@ -93,7 +92,7 @@ fn climb(v: &Variant, rng: &mut Rng, steps: usize) -> Vec<usize> {
         let Ok(pos) = v.parse_fen(&fen_of(v, &next)) else {
             continue;
         };
-        let Ok(moves) = v.legal_moves_within(&pos, &Budget::new(UNITS)) else {
+        let Ok(moves) = v.legal_moves(&pos, &Budget::new(UNITS)) else {
             continue;
         };
         let captures = moves.iter().all(|m| !m.captured.is_empty());

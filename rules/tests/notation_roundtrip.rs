@@ -75,10 +75,10 @@ fn forms(v: &Variant, d: &DescribedMove, rng: &mut Rng) -> Vec<String> {
 }
 
 fn check_position(v: &Variant, pos: &Position, rng: &mut Rng) -> usize {
-    let described = v.describe_moves(pos).expect("moves");
+    let described = v.describe_moves(pos, &Budget::unlimited()).expect("moves");
     // The moves endpoints read the same list from a MoveList, assembled by other code.
     let listed: Vec<DescribedMove> = v
-        .list_moves_within(pos, &Budget::unlimited())
+        .list_moves(pos, &Budget::unlimited())
         .expect("moves")
         .iter()
         .map(|m| m.to_described())
@@ -86,7 +86,7 @@ fn check_position(v: &Variant, pos: &Position, rng: &mut Rng) -> usize {
     assert_eq!(listed, described, "{} {}", v.id(), v.fen(pos));
     for d in &described {
         for text in forms(v, d, rng) {
-            match v.parse_move(pos, &text) {
+            match v.parse_move(pos, &text, &Budget::unlimited()) {
                 Ok(got) => assert!(
                     got.mv == d.mv,
                     "{} {}: '{}' (listed as {}) reads as {}",
@@ -130,7 +130,7 @@ fn random_games(v: &Variant, seed: u64, games: usize, plies: usize) -> (usize, u
         for _ in 0..plies {
             moves += check_position(v, &pos, &mut rng);
             positions += 1;
-            let legal: Vec<Move> = v.legal_moves(&pos).expect("moves");
+            let legal: Vec<Move> = v.legal_moves(&pos, &Budget::unlimited()).expect("moves");
             if legal.is_empty() {
                 break;
             }

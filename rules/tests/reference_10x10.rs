@@ -389,7 +389,7 @@ fn reference_perft(pos: &Pos, rules: Rules, depth: u32) -> u64 {
 }
 
 fn engine_moves(v: &Variant, pos: &Position) -> BTreeSet<(u32, u32, BTreeSet<u32>)> {
-    v.legal_moves(pos)
+    v.legal_moves(pos, &arbiter_rules::Budget::unlimited())
         .unwrap()
         .iter()
         .map(|m| {
@@ -434,7 +434,9 @@ fn compare_random_games(id: &str, rules: Rules, fen: &str, games: u64, plies: us
             if got.is_empty() {
                 break;
             }
-            let moves = v.legal_moves(&pos).unwrap();
+            let moves = v
+                .legal_moves(&pos, &arbiter_rules::Budget::unlimited())
+                .unwrap();
             let m = moves[(next() % moves.len() as u64) as usize];
             if m.piece == arbiter_rules::Kind::King {
                 king_moves += 1;

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeSet;
 
-use arbiter_rules::{perft, variant};
+use arbiter_rules::{perft, variant, Budget};
 
 #[derive(Clone, Copy)]
 struct Game {
@@ -252,7 +252,7 @@ fn brainking_random_games_agree_with_the_reference() {
                 })
                 .collect();
             let engine: BTreeSet<(String, String, BTreeSet<String>)> = v
-                .legal_moves(&pos)
+                .legal_moves(&pos, &Budget::unlimited())
                 .unwrap()
                 .iter()
                 .map(|m| {
@@ -294,7 +294,7 @@ fn brainking_random_games_agree_with_the_reference() {
                 format!("{}x{}", name(m.from), name(m.to))
             };
             let found = v
-                .matching_moves_within(&pos, &text, &arbiter_rules::Budget::unlimited())
+                .matching_moves(&pos, &text, &arbiter_rules::Budget::unlimited())
                 .unwrap();
             let d = found
                 .iter()

@@ -12,6 +12,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::{Mutex, OnceLock};
 
 use arbiter_rules::rules::Goal;
+use arbiter_rules::Budget;
 use arbiter_rules::{
     judge, perft, status, variant, Dir, EndCode, EndKind, Move, Reason, Status, Variant, Verdict,
 };
@@ -407,7 +408,7 @@ impl Game {
 /// The engine's moves of the position `fen`, in the same form.
 fn engine_moves(v: &Variant, fen: &str) -> BTreeSet<(String, String, BTreeSet<String>)> {
     let pos = v.parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    v.legal_moves(&pos)
+    v.legal_moves(&pos, &arbiter_rules::Budget::unlimited())
         .unwrap()
         .iter()
         .map(|m| {
@@ -545,18 +546,28 @@ fn both_blocked_is_a_draw() {
         .parse_fen("W:Wa3,b3,c3,d3,a2,b2,c2:Bd2,e2,b1,c1,d1,e1")
         .unwrap();
     assert_eq!(
-        status(&v, &full).unwrap(),
+        status(&v, &full, &Budget::unlimited()).unwrap(),
         Status::Drawn {
             reason: Reason::End(EndCode::BothBlocked)
         }
     );
-    assert!(v.legal_moves(&full).unwrap().is_empty());
+    assert!(v
+        .legal_moves(&full, &arbiter_rules::Budget::unlimited())
+        .unwrap()
+        .is_empty());
     // Only White blocked (E2's neighbours are Black, the jump over D2 lands on C2): White
     // passes, Black moves on.
     let one = v.parse_fen("W:We2:Bd3,c2,d2,e1").unwrap();
-    assert_eq!(status(&v, &one).unwrap(), Status::Ongoing);
-    assert_eq!(v.legal_moves(&one).unwrap(), [Move::PASS]);
-    let judged = judge(&v, one, &["pass", "d3-c3"]).unwrap();
+    assert_eq!(
+        status(&v, &one, &Budget::unlimited()).unwrap(),
+        Status::Ongoing
+    );
+    assert_eq!(
+        v.legal_moves(&one, &arbiter_rules::Budget::unlimited())
+            .unwrap(),
+        [Move::PASS]
+    );
+    let judged = judge(&v, one, &["pass", "d3-c3"], &Budget::unlimited()).unwrap();
     assert_eq!(judged.verdict, Verdict::Undecided);
     assert_eq!(v.fen(&judged.final_position), "W:We2:Be1,c2,d2,c3");
 }
@@ -603,10 +614,20 @@ fn the_first_drop_off_the_goal_reading_gives_the_published_figures() {
         }
         // Only the first drop: Black may drop on the goal.
         let start = v.start();
-        let first = v.parse_move(&start, "*a2").unwrap();
+        let first = v
+            .parse_move(&start, "*a2", &arbiter_rules::Budget::unlimited())
+            .unwrap();
         let after = v.play(&start, &first.mv);
         let goal = if id == "hageby" { "*d2" } else { "*c2" };
-        assert!(v.parse_move(&start, goal).is_err(), "{id}");
-        assert!(v.parse_move(&after, goal).is_ok(), "{id}");
+        assert!(
+            v.parse_move(&start, goal, &arbiter_rules::Budget::unlimited())
+                .is_err(),
+            "{id}"
+        );
+        assert!(
+            v.parse_move(&after, goal, &arbiter_rules::Budget::unlimited())
+                .is_ok(),
+            "{id}"
+        );
     }
 }

@@ -4,7 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use arbiter_rules::{judge, status, variant, MoveError, Position, Status, Variant, Verdict};
+use arbiter_rules::{
+    judge, status, variant, Budget, MoveError, Position, Status, Variant, Verdict,
+};
 
 struct Case {
     file: String,
@@ -61,7 +63,7 @@ fn parse_file(file: &str, text: &str, out: &mut Vec<Case>) {
 }
 
 fn parse(v: &Variant, pos: &Position, text: &str, ctx: &str) -> arbiter_rules::DescribedMove {
-    v.parse_move(pos, text)
+    v.parse_move(pos, text, &arbiter_rules::Budget::unlimited())
         .unwrap_or_else(|e| panic!("{ctx}: '{text}' should name one legal move: {e}"))
 }
 
@@ -112,7 +114,9 @@ fn run_case(case: &Case) {
             pos = Some(cur);
             continue;
         }
-        let legal = v.describe_moves(&p).expect("generation");
+        let legal = v
+            .describe_moves(&p, &arbiter_rules::Budget::unlimited())
+            .expect("generation");
         match key.as_str() {
             "moves" => {
                 let named: Vec<_> = rest
@@ -191,7 +195,7 @@ fn run_case(case: &Case) {
             }
             "ambiguous" => {
                 let (m, want) = rest.split_once("=>").unwrap();
-                match v.parse_move(&p, m.trim()) {
+                match v.parse_move(&p, m.trim(), &arbiter_rules::Budget::unlimited()) {
                     Err(MoveError::Ambiguous { candidates }) => {
                         let got: BTreeSet<&str> = candidates.iter().map(|s| s.as_str()).collect();
                         let want: BTreeSet<&str> = want.split_whitespace().collect();
@@ -200,7 +204,7 @@ fn run_case(case: &Case) {
                     other => panic!("{ctx}: {m} should be ambiguous, got {other:?}"),
                 }
             }
-            "illegal" => match v.parse_move(&p, rest) {
+            "illegal" => match v.parse_move(&p, rest, &arbiter_rules::Budget::unlimited()) {
                 Err(MoveError::Illegal { legal: l, .. }) => {
                     assert_eq!(
                         l.len(),
@@ -212,7 +216,7 @@ fn run_case(case: &Case) {
             },
             "side" => assert_eq!(p.side().name(), rest, "{ctx}: side to move"),
             "status" => {
-                let s = status(v, &p).unwrap();
+                let s = status(v, &p, &Budget::unlimited()).unwrap();
                 let (got, reason) = match s {
                     Status::Ongoing => ("ongoing", None),
                     Status::Won { winner, reason } => match winner {
@@ -230,7 +234,7 @@ fn run_case(case: &Case) {
             "judge" => {
                 let (moves, want) = rest.split_once("=>").unwrap();
                 let moves: Vec<&str> = moves.split_whitespace().collect();
-                let j = judge(v, p, &moves).expect("generation");
+                let j = judge(v, p, &moves, &Budget::unlimited()).expect("generation");
                 let verdict = match j.verdict {
                     Verdict::WhiteWins => "white_wins",
                     Verdict::BlackWins => "black_wins",

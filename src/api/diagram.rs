@@ -431,7 +431,7 @@ pub fn diagram_svg(
         None => (None, Vec::new()),
         Some(text) => {
             let d = v
-                .parse_move_within(&pos, text, budget)
+                .parse_move(&pos, text, budget)
                 .map_err(|e| ApiError::bad_move(1, text, e))?;
             (Some(d.route), d.captured)
         }

@@ -5,7 +5,7 @@ use arbiter_rules::adjudication::{
     check_declared_with, convention_warning, result_for_pdn, result_text, write_pdn, PdnOut,
     ReadOptions, ResultConvention,
 };
-use arbiter_rules::records::read_record_counted;
+use arbiter_rules::records::{read_record, RecordOptions};
 use arbiter_rules::{Budget, DrawCode, Judgement, Reason, RecordWarning, Variant, Verdict};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -436,15 +436,12 @@ pub fn judge_game(
             .map_err(|e| ApiError::invalid_position("start_position", &e))?,
     };
     let convention: ResultConvention = req.result_convention.unwrap_or_default().into();
-    let record = read_record_counted(
-        v,
-        start,
-        counters.map_or(0, |c| c.halfmoves),
-        &req.moves,
-        budget,
-        ReadOptions::default().max_lines,
-    )
-    .map_err(|e| ApiError::engine(&e))?;
+    let options = RecordOptions {
+        halfmoves: counters.map_or(0, |c| c.halfmoves),
+        max_lines: ReadOptions::default().max_lines,
+    };
+    let record =
+        read_record(v, start, &req.moves, options, budget).map_err(|e| ApiError::engine(&e))?;
     let j = record.judgement;
     let claimed = req.declared_result.map(ClaimedResult::text);
     let mut warnings: Vec<RecordWarningDto> =

@@ -269,7 +269,7 @@ pub fn position_status(
     pos: &Position,
     budget: &arbiter_rules::Budget,
 ) -> Result<PositionStatus, ApiError> {
-    arbiter_rules::status_within(variant, pos, budget)
+    arbiter_rules::status(variant, pos, budget)
         .map(PositionStatus::from)
         .map_err(|e| ApiError::engine(&e))
 }

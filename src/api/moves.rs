@@ -125,32 +125,26 @@ pub struct MovesResponse {
     pub moves: Vec<MoveInfo>,
 }
 
-/// The legal moves of `fen` (`None` = start position) in `variant`, without a work budget
-/// (the command line).
-pub fn list_moves(variant: &str, fen: Option<&str>) -> Result<MovesResponse, ApiError> {
-    list_moves_within(find_variant(variant)?, fen, &Budget::unlimited())
-}
-
 /// The legal moves of `fen` (`None` = start position), charged to `budget`, as a
 /// [`MovesResponse`].
-pub fn list_moves_within(
+pub fn list_moves(
     v: &'static Variant,
     fen: Option<&str>,
     budget: &Budget,
 ) -> Result<MovesResponse, ApiError> {
-    Ok(answer_moves_within(v, fen, budget)?.into_response())
+    Ok(answer_moves(v, fen, budget)?.into_response())
 }
 
 /// The legal moves of `fen` (`None` = start position), charged to `budget`: the work of the
 /// moves endpoints.
-pub fn answer_moves_within(
+pub fn answer_moves(
     v: &'static Variant,
     fen: Option<&str>,
     budget: &Budget,
 ) -> Result<MovesAnswer, ApiError> {
     let (pos, counters) = parse_position_counters(v, "position", fen)?;
     let moves = v
-        .list_moves_within(&pos, budget)
+        .list_moves(&pos, budget)
         .map_err(|e| ApiError::engine(&e))?;
     budget
         .charge(moves.len() as u64 * UNITS_PER_LISTED_MOVE)
@@ -430,9 +424,7 @@ pub async fn get_moves(
     let v = find_variant(&path)?;
     let fen = query.into_inner().position;
     let answer = engine
-        .run(Work::Request, move |b| {
-            answer_moves_within(v, fen.as_deref(), b)
-        })
+        .run(Work::Request, move |b| answer_moves(v, fen.as_deref(), b))
         .await?;
     Ok(moves_response(answer))
 }
@@ -464,9 +456,7 @@ pub async fn post_moves(
     let v = find_variant(&path)?;
     let fen = body.0.unwrap_or_default().position;
     let answer = engine
-        .run(Work::Request, move |b| {
-            answer_moves_within(v, fen.as_deref(), b)
-        })
+        .run(Work::Request, move |b| answer_moves(v, fen.as_deref(), b))
         .await?;
     Ok(moves_response(answer))
 }
@@ -494,10 +484,8 @@ mod tests {
                 let fen = v.fen(&pos);
                 for text in [fen.clone(), format!("{fen}:H{}:F{}", ply % 7, 1 + ply / 2)] {
                     let budget = Budget::unlimited();
-                    let direct = answer_moves_within(v, Some(&text), &budget)
-                        .unwrap()
-                        .to_json();
-                    let response = list_moves_within(v, Some(&text), &budget).unwrap();
+                    let direct = answer_moves(v, Some(&text), &budget).unwrap().to_json();
+                    let response = list_moves(v, Some(&text), &budget).unwrap();
                     let serde = serde_json::to_vec(&response).unwrap();
                     assert_eq!(
                         String::from_utf8(direct).unwrap(),
@@ -507,7 +495,7 @@ mod tests {
                     );
                     compared += 1;
                 }
-                let moves = v.describe_moves(&pos).unwrap();
+                let moves = v.describe_moves(&pos, &Budget::unlimited()).unwrap();
                 if moves.is_empty() {
                     break;
                 }

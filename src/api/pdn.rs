@@ -11,9 +11,10 @@ use actix_web::http::header;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use arbiter_rules::adjudication::{
-    judge_pdn_game_within, result_for_pdn, write_pdn, GameError, GameReport, PdnOut, ReadOptions,
+    judge_pdn_game, result_for_pdn, write_pdn, GameError, GameReport, PdnOut, ReadOptions,
 };
-use arbiter_rules::notation::pdn::{choose_variant, PdnGame, PdnLimits, PdnReader, VariantChoice};
+use arbiter_rules::catalogue::{choose_variant, VariantChoice};
+use arbiter_rules::notation::pdn::{PdnGame, PdnLimits, PdnReader};
 use arbiter_rules::{Budget, GenError, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -406,8 +407,7 @@ pub fn judge_pdn_text(
     let mut out = Vec::with_capacity(count);
     for (index, game) in PdnReader::new(text, limits).enumerate() {
         let game = &game;
-        let entry = match judge_pdn_game_within(game, explicit, MAX_PLIES_PER_GAME, options, budget)
-        {
+        let entry = match judge_pdn_game(game, explicit, MAX_PLIES_PER_GAME, options, budget) {
             Ok(report) => judged_entry(index, game, report, include_pdn),
             // The request's budget is spent (or its time is up): the whole request fails, the
             // same way on every replica.

@@ -147,7 +147,7 @@ pub async fn play(
     let fen = req.position;
     let answer = engine
         .run(Work::Request, move |b| {
-            play_within(v, fen.as_deref(), &texts, b)
+            play_moves(v, fen.as_deref(), &texts, b)
         })
         .await?;
     Ok(HttpResponse::Ok().json(answer))
@@ -155,7 +155,7 @@ pub async fn play(
 
 /// Plays `texts` from `fen` (`None` = the start position), charged to `budget`: the work of
 /// the play endpoint.
-pub fn play_within(
+pub fn play_moves(
     v: &'static Variant,
     fen: Option<&str>,
     texts: &[String],
@@ -166,9 +166,9 @@ pub fn play_within(
     let mut played = Vec::with_capacity(texts.len());
     for (index, text) in texts.iter().enumerate() {
         let d = v
-            .parse_move_within(&pos, text, budget)
+            .parse_move(&pos, text, budget)
             .map_err(|e| ApiError::bad_move(index + 1, text, e))
-            .map_err(|e| match v.describe_moves_within(&pos, budget) {
+            .map_err(|e| match v.describe_moves(&pos, budget) {
                 Ok(ds) => e.with_legal_moves(ds.into_iter().map(|d| d.notation).collect()),
                 Err(_) => e,
             })?;

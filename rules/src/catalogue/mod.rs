@@ -5,9 +5,16 @@
 
 use std::sync::OnceLock;
 
+mod describe;
 mod drops;
 mod lines;
+mod names;
 mod orthogonal;
+
+pub use names::{
+    choose_variant, variant_for_game_type, variant_for_tag, variant_named, VariantChoice,
+    GAME_TYPE_FROM_POSITION,
+};
 
 use crate::board::{Corner, DirSet, Squares};
 use crate::draws;
@@ -742,6 +749,23 @@ fn specs() -> Vec<Spec> {
             ..international
         },
     ]
+}
+
+impl Variant {
+    /// Builds a variant from its spec: its board, tables and square names
+    /// ([`crate::variant`](mod@crate::variant)), then its start position, read from the spec's start FEN.
+    ///
+    /// # Panics
+    /// If the spec is inconsistent (its start FEN does not parse, a promotion square does not
+    /// exist). Specs are catalogue data; the catalogue test builds every one.
+    pub fn new(spec: Spec) -> Variant {
+        let mut v = Variant::without_start(spec);
+        let start = v
+            .parse_fen(v.spec().start_fen)
+            .unwrap_or_else(|e| panic!("{}: bad start FEN: {e}", v.id()));
+        v.set_start(start);
+        v
+    }
 }
 
 static CATALOGUE: OnceLock<Vec<Variant>> = OnceLock::new();

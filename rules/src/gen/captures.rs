@@ -18,40 +18,10 @@ use std::collections::HashMap;
 
 use crate::bits::Bits;
 use crate::board::{Board, Dir, DirSet};
-use crate::budget::Budget;
+use crate::budget::{Budget, GenError};
 use crate::moves::{Identity, Jump, Move, Route};
 use crate::position::{Color, Kind, Position};
 use crate::rules::{Landing, MidCapturePromotion, Precedence, Reach, Removal, Rules};
-
-/// Why move generation stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GenError {
-    /// The capture search of one position visited more than the allowed number of nodes.
-    CaptureLimit { limit: u32 },
-    /// The work budget of the request ([`Budget`]) is spent.
-    Budget { limit: u64 },
-    /// The work was cancelled (the request's time is up or its client is gone).
-    Cancelled,
-}
-
-impl std::fmt::Display for GenError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GenError::CaptureLimit { limit } => write!(
-                f,
-                "the capture sequences of this position exceed the enumeration bound \
-                 ({limit} search steps)"
-            ),
-            GenError::Budget { limit } => write!(
-                f,
-                "the request needs more engine work than its budget of {limit} work units"
-            ),
-            GenError::Cancelled => write!(f, "the work was cancelled"),
-        }
-    }
-}
-
-impl std::error::Error for GenError {}
 
 /// Moves found before a route's move is looked up in a hash table instead of the list: a
 /// scan of a few moves is cheaper than hashing, and real positions have few.
@@ -680,7 +650,9 @@ mod tests {
             let mut pos = v.start();
             for _ in 0..60 {
                 positions.push(pos);
-                let moves = v.legal_moves(&pos).unwrap_or_default();
+                let moves = v
+                    .legal_moves(&pos, &Budget::unlimited())
+                    .unwrap_or_default();
                 if moves.is_empty() {
                     break;
                 }

@@ -8,20 +8,23 @@
 use crate::bits::Bits;
 use crate::board::{Board, NONE};
 use crate::moves::Move;
-use crate::notation::squares::parse_algebraic;
 use crate::position::{Kind, Position};
 use crate::rules::OpeningRemoval;
 
-/// Appends every removal `step` allows the side to move.
-pub(crate) fn removals(board: &Board, step: OpeningRemoval, pos: &Position, out: &mut Vec<Move>) {
+/// Appends every removal `step` allows the side to move; `among` holds the cells an
+/// [`OpeningRemoval::Among`] step names.
+pub(crate) fn removals(
+    board: &Board,
+    step: OpeningRemoval,
+    among: Bits,
+    pos: &Position,
+    out: &mut Vec<Move>,
+) {
     let me = pos.side();
     let free = board.cells().minus(pos.occupied());
     for kind in Kind::ALL {
         let allowed: Bits = match step {
-            OpeningRemoval::Among(squares) => squares
-                .iter()
-                .filter_map(|s| parse_algebraic(board, s))
-                .collect(),
+            OpeningRemoval::Among(_) => among,
             OpeningRemoval::NextToEmpty(dirs) => board
                 .cells()
                 .iter()

@@ -673,7 +673,9 @@ mod tests {
                     assert_eq!(v.parse_fen_counters(text), general, "{} {text:?}", v.id());
                     checked += 1;
                 }
-                let moves = v.legal_moves(&pos).unwrap();
+                let moves = v
+                    .legal_moves(&pos, &crate::budget::Budget::unlimited())
+                    .unwrap();
                 if moves.is_empty() {
                     break;
                 }

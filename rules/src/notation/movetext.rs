@@ -3,9 +3,10 @@
 //! otherwise).
 
 use crate::budget::Budget;
-use crate::gen::{generate_described, generate_matching, Found, GenError};
+use crate::budget::GenError;
 use crate::moves::{pdn_squares_onto, Move};
 use crate::position::Position;
+use crate::variant::Found;
 use crate::variant::Variant;
 
 /// Longest move text accepted, in bytes.
@@ -72,7 +73,7 @@ pub struct DescribedMove {
 }
 
 /// The legal moves of a position with their texts and squares
-/// ([`Variant::list_moves_within`]): what [`DescribedMove`]s hold, kept in three buffers
+/// ([`Variant::list_moves`]): what [`DescribedMove`]s hold, kept in three buffers
 /// (one allocation each, whatever the number of moves) instead of two strings and two lists
 /// per move. [`MoveList::iter`] reads each move as a [`MoveView`].
 #[derive(Clone, Debug, Default)]
@@ -285,30 +286,25 @@ impl Variant {
         if !rest.starts_with(|c: char| c.is_ascii_lowercase()) {
             return None;
         }
-        let to = crate::notation::squares::parse_algebraic(self.board(), rest)?;
+        let to = self.board().parse_algebraic(rest)?;
         Some((file as u8 - b'a', to))
     }
 
-    /// Every legal move of `pos` with its canonical notation and route.
-    pub fn describe_moves(&self, pos: &Position) -> Result<Vec<DescribedMove>, GenError> {
-        self.describe_moves_within(pos, &Budget::unlimited())
-    }
-
-    /// [`Variant::describe_moves`], charged to `budget`.
-    pub fn describe_moves_within(
+    /// Every legal move of `pos` with its canonical notation and route, charged to `budget`.
+    pub fn describe_moves(
         &self,
         pos: &Position,
         budget: &Budget,
     ) -> Result<Vec<DescribedMove>, GenError> {
-        let found = generate_described(self, pos, budget, None)?;
+        let found = self.generate_described(pos, budget, None)?;
         Ok(self.describe(&found))
     }
 
     /// Every legal move of `pos` with its canonical notation and route, charged to `budget`,
-    /// as a [`MoveList`]: the moves of [`Variant::describe_moves_within`], in the same order,
+    /// as a [`MoveList`]: the moves of [`Variant::describe_moves`], in the same order,
     /// without a string or a list of its own for each.
-    pub fn list_moves_within(&self, pos: &Position, budget: &Budget) -> Result<MoveList, GenError> {
-        let found = generate_described(self, pos, budget, None)?;
+    pub fn list_moves(&self, pos: &Position, budget: &Budget) -> Result<MoveList, GenError> {
+        let found = self.generate_described(pos, budget, None)?;
         Ok(self.list_found(&found))
     }
 
@@ -528,13 +524,8 @@ impl Variant {
         }
     }
 
-    /// Finds the legal move named by `text` (no bound on the total work but the per-position
-    /// capture bound); see [`Variant::parse_move_within`].
-    pub fn parse_move(&self, pos: &Position, text: &str) -> Result<DescribedMove, MoveError> {
-        self.parse_move_within(pos, text, &Budget::unlimited())
-    }
-
-    /// Finds the legal move named by `text`, charged to `budget`.
+    /// Finds the legal move named by `text`, charged to `budget` ([`Budget::unlimited`]: no
+    /// bound on the total work but the per-position capture bound).
     ///
     /// A text is *short* (`from-to`, `fromxto`) or *long*: the start, then every square where
     /// the piece changes direction, then the end; on a straight run the square where it lands
@@ -545,7 +536,7 @@ impl Variant {
     /// ambiguous only when two distinct moves share its start and end: the error then lists
     /// each candidate's long form, and each of those plays back. On algebraic boards the
     /// Russian short form is read too: `ed4`, the piece on the e-file that goes to d4.
-    pub fn parse_move_within(
+    pub fn parse_move(
         &self,
         pos: &Position,
         text: &str,
@@ -556,10 +547,10 @@ impl Variant {
         self.one_of(pos, text, &found, matching, partial)
     }
 
-    /// Every legal move `text` may name, read as [`Variant::parse_move_within`] reads it: one
+    /// Every legal move `text` may name, read as [`Variant::parse_move`] reads it: one
     /// move, or each candidate of an ambiguous text (at least one; otherwise the error says
     /// why none matches).
-    pub fn matching_moves_within(
+    pub fn matching_moves(
         &self,
         pos: &Position,
         text: &str,
@@ -584,7 +575,7 @@ impl Variant {
     /// the other squares on one of the move's routes in order, some turning squares left out
     /// ([`crate::moves::names_route_partly`]). Only texts of three or more squares; a record
     /// reader's last resort, never used for the service's own input.
-    pub fn partly_named_moves_within(
+    pub fn partly_named_moves(
         &self,
         pos: &Position,
         text: &str,
@@ -595,7 +586,7 @@ impl Variant {
             return Ok(Vec::new());
         }
         budget.charge(MOVE_TEXT_UNITS)?;
-        let found = generate_matching(self, pos, budget, Some(&squares), true)?;
+        let found = self.generate_matching(pos, budget, Some(&squares), true)?;
         Ok((0..found.len())
             .filter(|&i| found[i].named && found[i].mv.is_capture())
             .map(|i| self.describe_one(&found, i))
@@ -611,14 +602,14 @@ impl Variant {
         budget: &Budget,
     ) -> Result<(Vec<Found>, Vec<usize>, bool), MoveError> {
         if text.trim().eq_ignore_ascii_case("pass") {
-            let found = generate_described(self, pos, budget, None)?;
+            let found = self.generate_described(pos, budget, None)?;
             let matching = (0..found.len())
                 .filter(|&i| found[i].mv.is_pass())
                 .collect();
             return Ok((found, matching, false));
         }
         if let Some((file, to)) = self.file_short_form(text) {
-            let found = generate_described(self, pos, budget, None)?;
+            let found = self.generate_described(pos, budget, None)?;
             let matching: Vec<usize> = (0..found.len())
                 .filter(|&i| {
                     let m = &found[i].mv;
@@ -628,7 +619,7 @@ impl Variant {
             return Ok((found, matching, false));
         }
         let squares = parse_squares(self, text)?;
-        let found = generate_described(self, pos, budget, Some(&squares))?;
+        let found = self.generate_described(pos, budget, Some(&squares))?;
         let named: Vec<usize> = (0..found.len()).filter(|&i| found[i].named).collect();
         if !named.is_empty() || squares.len() > 2 {
             let (from, to) = (squares[0], squares[squares.len() - 1]);

@@ -8,9 +8,6 @@
 //! or variation, a broken tag) are reported for that game; the rest of the file is still read
 //! when it can be.
 
-use crate::catalogue::variants;
-use crate::variant::Variant;
-
 /// One game of a PDN file, as text.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct PdnGame {
@@ -302,21 +299,37 @@ fn bare_tag_line(bytes: &[u8], i: usize) -> Option<usize> {
     Some(close)
 }
 
+/// What the reader keeps of the game it is reading, between the tokens.
+#[derive(Default)]
+struct GameState {
+    game: PdnGame,
+    /// A tag was read (skimming keeps none).
+    tagged: bool,
+    /// The last move number read.
+    number: Option<u32>,
+    /// The last token was a move number or a placeholder: a lone '-' now is a placeholder
+    /// for an unknown move (`1. - - 2. - -`), not a result.
+    after_number: bool,
+    /// What the game's tags said so far ([`PdnReader::take_tag`]).
+    seen: TagsSeen,
+}
+
+/// What the reader does after a token.
+enum Step {
+    /// Reads on.
+    Next,
+    /// Hands out the game read so far: the token ended it (a result), or starts the next
+    /// game (a tag after move text).
+    Done,
+}
+
 impl Iterator for PdnReader<'_> {
     type Item = PdnGame;
 
     fn next(&mut self) -> Option<PdnGame> {
         let bytes = self.text.as_bytes();
         let len = bytes.len();
-        let mut cur = PdnGame::default();
-        // A tag was read (skimming keeps none).
-        let mut tagged = false;
-        let mut number: Option<u32> = None;
-        // The last token was a move number or a placeholder: a lone '-' now is a placeholder
-        // for an unknown move (`1. - - 2. - -`), not a result.
-        let mut after_number = false;
-        // What the game's tags said so far ([`PdnReader::take_tag`]).
-        let mut seen = TagsSeen::default();
+        let mut g = GameState::default();
         while self.i < len {
             let i = self.i;
             let c = bytes[i];
@@ -337,249 +350,303 @@ impl Iterator for PdnReader<'_> {
             }
             let line_start = self.at_line_start;
             self.at_line_start = false;
-            if cur.line == 0 {
-                cur.line = self.line;
+            if g.game.line == 0 {
+                g.game.line = self.line;
             }
-            match c {
-                b'%' if line_start => {
-                    while self.i < len && bytes[self.i] != b'\n' {
-                        self.i += 1;
+            let step = match c {
+                b'%' if line_start => self.skip_line(),
+                b';' => self.skip_line(),
+                b'[' => self.read_tag(i, &mut g),
+                b'{' => self.skip_comment(i, &mut g.game),
+                b'(' => self.skip_variation(i, &mut g.game),
+                _ if line_start && bare_tag_line(bytes, i).is_some() => {
+                    self.read_bare_tag(i, &mut g)
+                }
+                _ => self.read_token(i, &mut g),
+            };
+            if let Step::Done = step {
+                return Some(g.game);
+            }
+        }
+        (!g.game.is_empty() || g.tagged).then_some(g.game)
+    }
+}
+
+impl<'a> PdnReader<'a> {
+    /// Skips the rest of the line: a `%` escape line or a `;` comment.
+    fn skip_line(&mut self) -> Step {
+        let bytes = self.text.as_bytes();
+        while self.i < bytes.len() && bytes[self.i] != b'\n' {
+            self.i += 1;
+        }
+        Step::Next
+    }
+
+    /// Reads the tag that starts with the `[` at `i`, repairing what common exporters get
+    /// wrong; a tag after move text starts the next game.
+    fn read_tag(&mut self, i: usize, g: &mut GameState) -> Step {
+        let bytes = self.text.as_bytes();
+        let len = bytes.len();
+        let cur = &mut g.game;
+        if cur.has_content() {
+            // A new game starts: hand out the one read so far.
+            return Step::Done;
+        }
+        let start_line = self.line;
+        let mut j = i + 1;
+        let mut in_quotes = false;
+        let mut repaired = false;
+        // "[[Event ...]": a doubled bracket.
+        while bytes.get(j) == Some(&b'[') {
+            j += 1;
+            repaired = true;
+        }
+        // A '[' alone on its line: noise before a tag on the next line, or a tag
+        // whose name went to the next line.
+        let mut k = j;
+        while k < len && matches!(bytes[k], b' ' | b'\t' | b'\r') {
+            k += 1;
+        }
+        if k < len && bytes[k] == b'\n' {
+            let mut n = k;
+            while n < len && bytes[n].is_ascii_whitespace() {
+                n += 1;
+            }
+            if n < len && bytes[n] == b'[' {
+                self.i = i + 1;
+                return Step::Next;
+            }
+            if n < len && bytes[n].is_ascii_alphabetic() {
+                self.line += bytes[k..n].iter().filter(|&&b| b == b'\n').count();
+                j = n;
+                repaired = true;
+            }
+        }
+        let body_start = j;
+        while j < len && (in_quotes || bytes[j] != b']') {
+            // `\"` and `\\` are a quote and a backslash (PDN follows PGN's
+            // strings): neither opens nor closes a value.
+            if is_escape(bytes, j) {
+                j += 2;
+                continue;
+            }
+            if bytes[j] == b'"' {
+                in_quotes = !in_quotes;
+            }
+            if bytes[j] == b'\n' {
+                if !in_quotes {
+                    break;
+                }
+                // A value whose closing quote is missing (`[Round "11.1]`): the
+                // tag ends at the ']' that ends its line.
+                if let Some(k) = bracket_ending_line(bytes, i + 1, j) {
+                    j = k;
+                    repaired = true;
+                    break;
+                }
+                self.line += 1;
+            }
+            j += 1;
+        }
+        if j >= len || bytes[j] != b']' {
+            let body = self.slice(i, j.min(len), 60);
+            cur.error.get_or_insert(format!(
+                "line {start_line}: tag '{}' is not closed with ']'",
+                body.trim()
+            ));
+            self.i = j;
+            return Step::Next;
+        }
+        self.i = j + 1;
+        g.tagged = true;
+        self.take_tag(
+            &mut g.game,
+            &mut g.seen,
+            (body_start, j),
+            start_line,
+            repaired,
+        );
+        Step::Next
+    }
+
+    /// Reads a tag line that lost its '[' (`Event "..."]`), starting at `i`; after move text
+    /// it starts the next game.
+    fn read_bare_tag(&mut self, i: usize, g: &mut GameState) -> Step {
+        if g.game.has_content() {
+            self.at_line_start = true;
+            return Step::Done;
+        }
+        let j = bare_tag_line(self.text.as_bytes(), i).unwrap_or(i);
+        self.i = j + 1;
+        g.tagged = true;
+        self.take_tag(&mut g.game, &mut g.seen, (i, j), self.line, true);
+        Step::Next
+    }
+
+    /// Skips the comment that starts with the `{` at `i` (nested braces included).
+    fn skip_comment(&mut self, i: usize, cur: &mut PdnGame) -> Step {
+        let bytes = self.text.as_bytes();
+        let len = bytes.len();
+        let start_line = self.line;
+        let mut depth = 0;
+        let mut j = i;
+        while j < len {
+            match bytes[j] {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
                     }
                 }
-                b';' => {
-                    while self.i < len && bytes[self.i] != b'\n' {
-                        self.i += 1;
+                b'\n' => self.line += 1,
+                _ => {}
+            }
+            j += 1;
+        }
+        if j >= len {
+            cur.error.get_or_insert(format!(
+                "line {start_line}: comment '{{' is never closed (the rest of the file \
+                 is inside it)"
+            ));
+        }
+        self.i = j + 1;
+        Step::Next
+    }
+
+    /// Skips the variation that starts with the `(` at `i` (nested ones and their comments
+    /// included).
+    fn skip_variation(&mut self, i: usize, cur: &mut PdnGame) -> Step {
+        let bytes = self.text.as_bytes();
+        let len = bytes.len();
+        let start_line = self.line;
+        let mut depth = 0;
+        let mut j = i;
+        while j < len {
+            match bytes[j] {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
                     }
                 }
-                b'[' => {
-                    if cur.has_content() {
-                        // A new game starts: hand out the one read so far.
-                        return Some(cur);
-                    }
-                    let start_line = self.line;
-                    let mut j = i + 1;
-                    let mut in_quotes = false;
-                    let mut repaired = false;
-                    // "[[Event ...]": a doubled bracket.
-                    while bytes.get(j) == Some(&b'[') {
-                        j += 1;
-                        repaired = true;
-                    }
-                    // A '[' alone on its line: noise before a tag on the next line, or a tag
-                    // whose name went to the next line.
-                    let mut k = j;
-                    while k < len && matches!(bytes[k], b' ' | b'\t' | b'\r') {
-                        k += 1;
-                    }
-                    if k < len && bytes[k] == b'\n' {
-                        let mut n = k;
-                        while n < len && bytes[n].is_ascii_whitespace() {
-                            n += 1;
-                        }
-                        if n < len && bytes[n] == b'[' {
-                            self.i = i + 1;
-                            continue;
-                        }
-                        if n < len && bytes[n].is_ascii_alphabetic() {
-                            self.line += bytes[k..n].iter().filter(|&&b| b == b'\n').count();
-                            j = n;
-                            repaired = true;
-                        }
-                    }
-                    let body_start = j;
-                    while j < len && (in_quotes || bytes[j] != b']') {
-                        // `\"` and `\\` are a quote and a backslash (PDN follows PGN's
-                        // strings): neither opens nor closes a value.
-                        if is_escape(bytes, j) {
-                            j += 2;
-                            continue;
-                        }
-                        if bytes[j] == b'"' {
-                            in_quotes = !in_quotes;
-                        }
+                b'{' => {
+                    // Comments inside a variation may hold parentheses.
+                    while j < len && bytes[j] != b'}' {
                         if bytes[j] == b'\n' {
-                            if !in_quotes {
-                                break;
-                            }
-                            // A value whose closing quote is missing (`[Round "11.1]`): the
-                            // tag ends at the ']' that ends its line.
-                            if let Some(k) = bracket_ending_line(bytes, i + 1, j) {
-                                j = k;
-                                repaired = true;
-                                break;
-                            }
                             self.line += 1;
                         }
                         j += 1;
                     }
-                    if j >= len || bytes[j] != b']' {
-                        let body = self.slice(i, j.min(len), 60);
-                        cur.error.get_or_insert(format!(
-                            "line {start_line}: tag '{}' is not closed with ']'",
-                            body.trim()
-                        ));
-                        self.i = j;
-                        continue;
-                    }
-                    self.i = j + 1;
-                    tagged = true;
-                    self.take_tag(&mut cur, &mut seen, (body_start, j), start_line, repaired);
                 }
-                b'{' => {
-                    let start_line = self.line;
-                    let mut depth = 0;
-                    let mut j = i;
-                    while j < len {
-                        match bytes[j] {
-                            b'{' => depth += 1,
-                            b'}' => {
-                                depth -= 1;
-                                if depth == 0 {
-                                    break;
-                                }
-                            }
-                            b'\n' => self.line += 1,
-                            _ => {}
-                        }
-                        j += 1;
-                    }
-                    if j >= len {
-                        cur.error.get_or_insert(format!(
-                            "line {start_line}: comment '{{' is never closed (the rest of the file \
-                             is inside it)"
-                        ));
-                    }
-                    self.i = j + 1;
-                }
-                b'(' => {
-                    let start_line = self.line;
-                    let mut depth = 0;
-                    let mut j = i;
-                    while j < len {
-                        match bytes[j] {
-                            b'(' => depth += 1,
-                            b')' => {
-                                depth -= 1;
-                                if depth == 0 {
-                                    break;
-                                }
-                            }
-                            b'{' => {
-                                // Comments inside a variation may hold parentheses.
-                                while j < len && bytes[j] != b'}' {
-                                    if bytes[j] == b'\n' {
-                                        self.line += 1;
-                                    }
-                                    j += 1;
-                                }
-                            }
-                            b'\n' => self.line += 1,
-                            _ => {}
-                        }
-                        j += 1;
-                    }
-                    if j >= len {
-                        cur.error.get_or_insert(format!(
-                            "line {start_line}: variation '(' is never closed"
-                        ));
-                    }
-                    self.i = j + 1;
-                }
-                _ if line_start && bare_tag_line(bytes, i).is_some() => {
-                    // A tag line that lost its '[' (`Event "..."]`).
-                    if cur.has_content() {
-                        self.at_line_start = true;
-                        return Some(cur);
-                    }
-                    let j = bare_tag_line(bytes, i).unwrap_or(i);
-                    self.i = j + 1;
-                    tagged = true;
-                    self.take_tag(&mut cur, &mut seen, (i, j), self.line, true);
-                }
-                _ => {
-                    let ends_token = |j: usize| {
-                        matches!(bytes[j], b'{' | b'(' | b'[' | b';' | b')' | b'}')
-                            || (bytes[j] == b'\\' && matches!(bytes.get(j + 1), Some(b'r' | b'n')))
-                            || self.is_space(j)
-                    };
-                    let mut j = i;
-                    while j < len && !ends_token(j) {
-                        j += 1;
-                    }
-                    let mut token_end = j;
-                    let mut glued: Option<(usize, usize)> = None;
-                    // Old files pad squares with spaces ("1- 6", "47x 9"): a move that ends in
-                    // a separator continues with the next word on the same line.
-                    if j - i > 1 && matches!(bytes[j - 1], b'-' | b'x' | b'X' | b':') {
-                        let mut k = j;
-                        while k < len && (bytes[k] == b' ' || bytes[k] == b'\t') {
-                            k += 1;
-                        }
-                        let mut e = k;
-                        while e < len && bytes[e].is_ascii_alphanumeric() {
-                            e += 1;
-                        }
-                        if e > k {
-                            glued = Some((k, e));
-                            token_end = e;
-                        }
-                    }
-                    self.i = token_end.max(i + 1);
-                    let token: std::borrow::Cow<str> = match glued {
-                        Some((k, e)) => format!("{}{}", &self.text[i..j], &self.text[k..e]).into(),
-                        None => self.text[i..j].into(),
-                    };
-                    let mut rest: &str = &token;
-                    // A move number, maybe glued to the move: "12." "12..." "12.32-28".
-                    let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
-                    if digits > 0 && rest[digits..].starts_with('.') {
-                        number = rest[..digits].parse().ok();
-                        rest = rest[digits..].trim_start_matches('.');
-                        if rest.is_empty() {
-                            after_number = true;
-                            continue;
-                        }
-                    }
-                    if rest.starts_with('$') {
-                        continue; // NAG
-                    }
-                    if rest.chars().all(|c| c == '.') {
-                        continue; // "..." continuing a move number written apart
-                    }
-                    if rest == "-" && after_number {
-                        cur.placeholders += 1;
-                        continue;
-                    }
-                    after_number = false;
-                    // Russian files write results with ':' ("1/2:1/2"); a lone "-" ends some
-                    // exports' games (an unknown result); some files end the move text with
-                    // the Result tag's own value, even when it is no PDN result ("4-6").
-                    let as_result = rest.replace(':', "-");
-                    let tag_value = seen.ends.as_deref().map(str::trim);
-                    if RESULTS.contains(&as_result.as_str())
-                        || rest == "-"
-                        || tag_value.is_some_and(|r| !r.is_empty() && r == rest)
-                    {
-                        // Cut like the tag whose value it can be.
-                        cur.terminator = Some(cut(&as_result, self.limits.max_token).to_string());
-                        return Some(cur);
-                    }
-                    if rest.chars().all(|c| matches!(c, '!' | '?')) {
-                        continue; // a move strength written apart
-                    }
-                    cur.plies += 1;
-                    if self.skim || cur.moves.len() >= self.limits.max_plies {
-                        continue;
-                    }
-                    cur.moves.push(PdnMove {
-                        text: cut(rest, self.limits.max_token).to_string(),
-                        number,
-                        line: self.line,
-                    });
-                }
+                b'\n' => self.line += 1,
+                _ => {}
+            }
+            j += 1;
+        }
+        if j >= len {
+            cur.error
+                .get_or_insert(format!("line {start_line}: variation '(' is never closed"));
+        }
+        self.i = j + 1;
+        Step::Next
+    }
+
+    /// The token of move text that starts at `i`, with the next word glued to it when the
+    /// token ends in a separator, and where it ends.
+    fn token_at(&self, i: usize) -> (std::borrow::Cow<'a, str>, usize) {
+        let text: &'a str = self.text;
+        let bytes = text.as_bytes();
+        let len = bytes.len();
+        let ends_token = |j: usize| {
+            matches!(bytes[j], b'{' | b'(' | b'[' | b';' | b')' | b'}')
+                || (bytes[j] == b'\\' && matches!(bytes.get(j + 1), Some(b'r' | b'n')))
+                || self.is_space(j)
+        };
+        let mut j = i;
+        while j < len && !ends_token(j) {
+            j += 1;
+        }
+        let mut token_end = j;
+        let mut glued: Option<(usize, usize)> = None;
+        // Old files pad squares with spaces ("1- 6", "47x 9"): a move that ends in
+        // a separator continues with the next word on the same line.
+        if j - i > 1 && matches!(bytes[j - 1], b'-' | b'x' | b'X' | b':') {
+            let mut k = j;
+            while k < len && (bytes[k] == b' ' || bytes[k] == b'\t') {
+                k += 1;
+            }
+            let mut e = k;
+            while e < len && bytes[e].is_ascii_alphanumeric() {
+                e += 1;
+            }
+            if e > k {
+                glued = Some((k, e));
+                token_end = e;
             }
         }
-        (!cur.is_empty() || tagged).then_some(cur)
+        let token = match glued {
+            Some((k, e)) => format!("{}{}", &text[i..j], &text[k..e]).into(),
+            None => text[i..j].into(),
+        };
+        (token, token_end)
+    }
+
+    /// Reads the token of move text that starts at `i`: a move number, a move, a result (which
+    /// ends the game), or something to pass over (a NAG, a placeholder, a move strength).
+    fn read_token(&mut self, i: usize, g: &mut GameState) -> Step {
+        let (token, token_end) = self.token_at(i);
+        self.i = token_end.max(i + 1);
+        let mut rest: &str = &token;
+        // A move number, maybe glued to the move: "12." "12..." "12.32-28".
+        let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
+        if digits > 0 && rest[digits..].starts_with('.') {
+            g.number = rest[..digits].parse().ok();
+            rest = rest[digits..].trim_start_matches('.');
+            if rest.is_empty() {
+                g.after_number = true;
+                return Step::Next;
+            }
+        }
+        if rest.starts_with('$') {
+            return Step::Next; // NAG
+        }
+        if rest.chars().all(|c| c == '.') {
+            return Step::Next; // "..." continuing a move number written apart
+        }
+        let cur = &mut g.game;
+        if rest == "-" && g.after_number {
+            cur.placeholders += 1;
+            return Step::Next;
+        }
+        g.after_number = false;
+        // Russian files write results with ':' ("1/2:1/2"); a lone "-" ends some
+        // exports' games (an unknown result); some files end the move text with
+        // the Result tag's own value, even when it is no PDN result ("4-6").
+        let as_result = rest.replace(':', "-");
+        let tag_value = g.seen.ends.as_deref().map(str::trim);
+        if RESULTS.contains(&as_result.as_str())
+            || rest == "-"
+            || tag_value.is_some_and(|r| !r.is_empty() && r == rest)
+        {
+            // Cut like the tag whose value it can be.
+            cur.terminator = Some(cut(&as_result, self.limits.max_token).to_string());
+            return Step::Done;
+        }
+        if rest.chars().all(|c| matches!(c, '!' | '?')) {
+            return Step::Next; // a move strength written apart
+        }
+        cur.plies += 1;
+        if self.skim || cur.moves.len() >= self.limits.max_plies {
+            return Step::Next;
+        }
+        cur.moves.push(PdnMove {
+            text: cut(rest, self.limits.max_token).to_string(),
+            number: g.number,
+            line: self.line,
+        });
+        Step::Next
     }
 }
 
@@ -681,105 +748,6 @@ fn decode_references(s: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// Why a game's variant cannot be chosen.
-#[derive(Clone, Debug)]
-pub enum VariantChoice {
-    Found(&'static Variant),
-    /// A GameType (or Variant tag) this service does not support.
-    Unsupported(String),
-    /// Neither tag is present and no default was given.
-    Missing,
-}
-
-/// The variant of a PDN GameType number (PDN 3.0), read from the catalogue's own GameType tags.
-pub fn variant_for_game_type(number: u32) -> Option<&'static Variant> {
-    variants()
-        .iter()
-        .find(|v| v.game_type_number() == Some(number))
-}
-
-/// The variant a PDN `Variant` tag names: a variant id, or one of the names other software
-/// writes ([`crate::variant::Spec::variant_tags`]), compared without regard to case, spaces,
-/// `_` and `-`.
-pub fn variant_for_tag(value: &str) -> Option<&'static Variant> {
-    let key = |s: &str| -> String {
-        s.chars()
-            .filter(|c| !matches!(c, ' ' | '_' | '-'))
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
-    let wanted = key(value);
-    if wanted.is_empty() {
-        return None;
-    }
-    variants()
-        .iter()
-        .find(|v| key(v.id()) == wanted || v.spec().variant_tags.iter().any(|t| key(t) == wanted))
-}
-
-/// The variant a client names (a URL, a query parameter, the command line): its id, in any
-/// case, or a name other programs give it (a [`crate::variant::Spec::variant_tags`] entry:
-/// lidraughts' `standard`, `Frysk!`...), compared as [`variant_for_tag`] compares them.
-pub fn variant_named(name: &str) -> Option<&'static Variant> {
-    crate::catalogue::variant(name)
-        .or_else(|| {
-            variants()
-                .iter()
-                .find(|v| v.id().eq_ignore_ascii_case(name))
-        })
-        .or_else(|| variant_for_tag(name))
-}
-
-/// lidraughts' GameType for a game "from position": International rules from a set-up
-/// position, unless the `Variant` tag names another variant.
-pub const GAME_TYPE_FROM_POSITION: u32 = 99;
-
-/// The variant of a game: the explicit choice if given, else its `GameType` tag, else its
-/// `Variant` tag (lidraughts, PlayStrategy), else `None`. A `Variant` tag naming a variant on
-/// the board of the GameType's variant is more precise than the number, which several
-/// variants share (pydraughts writes 20 for Breakthrough and 40 for Frysk!; Killer and Sri
-/// Lankan have no number of their own), so it wins.
-pub fn choose_variant(game: &PdnGame, explicit: Option<&'static Variant>) -> VariantChoice {
-    if let Some(v) = explicit {
-        return VariantChoice::Found(v);
-    }
-    let named = game
-        .tag("Variant")
-        .map(|name| (name, variant_for_tag(name)));
-    if let Some(gt) = game.tag("GameType") {
-        let num = gt.split(',').next().unwrap_or("").trim();
-        if num.parse::<u32>().ok() == Some(GAME_TYPE_FROM_POSITION) {
-            return match named {
-                Some((_, Some(by_name))) => VariantChoice::Found(by_name),
-                Some((name, None)) => VariantChoice::Unsupported(format!("Variant \"{name}\"")),
-                None => match crate::catalogue::variant("international") {
-                    Some(v) => VariantChoice::Found(v),
-                    None => VariantChoice::Unsupported(format!("GameType \"{gt}\"")),
-                },
-            };
-        }
-        return match num.parse::<u32>().ok().and_then(variant_for_game_type) {
-            Some(by_number) => match named {
-                Some((_, Some(by_name)))
-                    if by_name.spec().width == by_number.spec().width
-                        && by_name.spec().height == by_number.spec().height =>
-                {
-                    VariantChoice::Found(by_name)
-                }
-                _ => VariantChoice::Found(by_number),
-            },
-            None => VariantChoice::Unsupported(format!("GameType \"{gt}\"")),
-        };
-    }
-    if let Some((name, by_name)) = named {
-        return match by_name {
-            Some(v) => VariantChoice::Found(v),
-            None => VariantChoice::Unsupported(format!("Variant \"{name}\"")),
-        };
-    }
-    VariantChoice::Missing
 }
 
 #[cfg(test)]
@@ -1002,44 +970,6 @@ mod tests {
             "{:?}",
             g.notes
         );
-    }
-
-    #[test]
-    fn game_types_and_variant_tags_come_from_the_catalogue() {
-        // Every GameType of the catalogue leads back to its variant, and no number is used
-        // twice.
-        for v in variants() {
-            if let Some(n) = v.game_type_number() {
-                assert_eq!(variant_for_game_type(n).map(Variant::id), Some(v.id()));
-            }
-            assert_eq!(variant_for_tag(v.id()).map(Variant::id), Some(v.id()));
-        }
-        let id = |n| variant_for_game_type(n).map(Variant::id);
-        assert_eq!(
-            [20, 21, 22, 23, 25, 26, 27, 28, 29, 31, 40].map(id),
-            [
-                "international",
-                "english",
-                "italian",
-                "pool",
-                "russian",
-                "brazilian",
-                "canadian",
-                "portuguese",
-                "czech",
-                "thai",
-                "frisian"
-            ]
-            .map(Some)
-        );
-        assert_eq!(id(99), None); // lidraughts' private "from position"
-        let tag = |t| variant_for_tag(t).map(Variant::id);
-        assert_eq!(tag("Standard"), Some("international"));
-        assert_eq!(tag("American/English"), Some("english"));
-        assert_eq!(tag("Russian"), Some("russian"));
-        assert_eq!(tag("anti_checkers"), Some("anti-checkers"));
-        assert_eq!(tag("Frysk!!"), None);
-        assert_eq!(tag(""), None);
     }
 
     #[test]

@@ -1,16 +1,18 @@
 //! Variants: a board, a ruleset, a start position and a notation, put together from a
 //! declarative [`Spec`]. The catalogue itself is in [`crate::catalogue`].
 
+mod legal;
+
+pub use legal::Found;
+
 use crate::bits::Bits;
 use crate::board::{Board, Corner, Dir, Squares};
-use crate::budget::Budget;
-use crate::ends::{EndCode, EndOutcome};
-use crate::gen::{self, GenError};
+use crate::draws::DrawKind;
+use crate::ends::EndKind;
+use crate::gen::bulk::Bulk;
 use crate::moves::Move;
 use crate::position::{Color, Kind, KingRun, Position, Setup, KINDS};
-use crate::rules::{
-    Goal, MidCapturePromotion, OpeningRemoval, PieceRules, Range, Reach, Removal, Rules,
-};
+use crate::rules::{Goal, OpeningRemoval, Rules};
 
 /// Where men are crowned.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -276,7 +278,18 @@ pub struct Variant {
     /// See [`Variant::has_placements`].
     placements: bool,
     /// The narrow generator, when the ruleset is within its reach ([`crate::gen::bulk`]).
-    bulk: Option<crate::gen::bulk::Bulk>,
+    bulk: Option<Bulk>,
+    /// The cells the end rules name ([`Rules::ends`]), resolved once, rule by rule: each
+    /// side's goal ([`EndKind::Occupies`]: `[white's, black's]`; [`EndKind::LastStoneArrives`]:
+    /// the goal for both), empty sets for the rules that name none.
+    end_cells: Vec<[Bits; 2]>,
+    /// The cells the draw rules name ([`Rules::draws`]), rule by rule: `[lone_king_on,
+    /// strong_king_on]` of a [`DrawKind::Endgame`] rule (an empty set: anywhere), empty sets
+    /// for the other rules.
+    draw_cells: Vec<[Bits; 2]>,
+    /// The cells of each opening removal step ([`Rules::opening_removals`]): those an
+    /// [`OpeningRemoval::Among`] step names, an empty set for the other steps.
+    removal_cells: Vec<Bits>,
     /// The display name of each cell id (empty for unused ids).
     names: Vec<String>,
     /// The cells in the order a FEN lists them (by number, or rank by rank on algebraic
@@ -289,32 +302,73 @@ pub struct Variant {
 }
 
 impl Variant {
-    /// Builds a variant from its spec.
+    /// Builds a variant from its spec, all but its start position, which
+    /// [`Variant::new`] reads from the spec's start FEN (the FEN reader is a layer up, in
+    /// [`crate::notation::fen`]): until then the start position is an empty board.
     ///
     /// # Panics
-    /// If the spec is inconsistent (its start FEN does not parse, a promotion square does not
-    /// exist). Specs are catalogue data; the catalogue test builds every one.
-    pub fn new(spec: Spec) -> Variant {
+    /// If the spec is inconsistent (a promotion square does not exist). Specs are catalogue
+    /// data; the catalogue test builds every one.
+    pub(crate) fn without_start(spec: Spec) -> Variant {
         let board = spec.board.build(spec.width, spec.height);
         let numbers = board.numbering(spec.numbering);
         let mut by_number = vec![u8::MAX; board.len() + 1];
         for cell in board.cells().iter() {
             by_number[numbers[cell] as usize] = cell as u8;
         }
+        // Square names in rule data, resolved here once: judging and generation read cell
+        // sets only.
+        let cells = |names: &[&str], what: &str| -> Bits {
+            names
+                .iter()
+                .map(|n| {
+                    board
+                        .parse_algebraic(n)
+                        .unwrap_or_else(|| panic!("{}: bad {what} square {n}", spec.id))
+                })
+                .collect()
+        };
         let promotion = match &spec.promotion {
             PromotionSquares::FarRank => [board.rank(spec.height - 1), board.rank(0)],
-            PromotionSquares::Squares(sq) => sq.map(|names| {
-                names
-                    .iter()
-                    .map(|n| {
-                        crate::notation::squares::parse_algebraic(&board, n)
-                            .unwrap_or_else(|| panic!("{}: bad promotion square {n}", spec.id))
-                    })
-                    .collect()
-            }),
+            PromotionSquares::Squares(sq) => sq.map(|names| cells(names, "promotion")),
         };
+        let end_cells = spec
+            .rules
+            .ends
+            .iter()
+            .map(|e| match e.kind {
+                EndKind::Occupies([w, b]) => [cells(&[w], "goal"), cells(&[b], "goal")],
+                EndKind::LastStoneArrives(goal) => [cells(&[goal], "goal"); 2],
+                _ => [Bits::EMPTY; 2],
+            })
+            .collect();
+        let draw_cells = spec
+            .rules
+            .draws
+            .iter()
+            .map(|d| match d.kind {
+                DrawKind::Endgame {
+                    lone_king_on,
+                    strong_king_on,
+                    ..
+                } => [
+                    cells(lone_king_on, "draw rule"),
+                    cells(strong_king_on, "draw rule"),
+                ],
+                _ => [Bits::EMPTY; 2],
+            })
+            .collect();
+        let removal_cells = spec
+            .rules
+            .opening_removals
+            .iter()
+            .map(|step| match step {
+                OpeningRemoval::Among(squares) => cells(squares, "opening removal"),
+                OpeningRemoval::NextToEmpty(_) => Bits::EMPTY,
+            })
+            .collect();
         let placements = !spec.rules.opening_removals.is_empty() || spec.rules.stones_in_hand != 0;
-        let bulk = crate::gen::bulk::Bulk::of(&board, &spec.rules, promotion);
+        let bulk = Bulk::of(&board, &spec.rules, promotion);
         let names: Vec<String> = (0..board.id_bound())
             .map(|c| {
                 if !board.cells().contains(c) {
@@ -362,7 +416,10 @@ impl Variant {
                 (b, 1 + n.len() as u8)
             })
             .collect();
-        let mut v = Variant {
+        Variant {
+            end_cells,
+            draw_cells,
+            removal_cells,
             fen_entries,
             placements,
             bulk,
@@ -374,16 +431,31 @@ impl Variant {
             by_number,
             start: Position::of_pieces(spec.first, Default::default()),
             spec,
-        };
-        v.start = v
-            .parse_fen(v.spec.start_fen)
-            .unwrap_or_else(|e| panic!("{}: bad start FEN: {e}", v.spec.id));
-        v
+        }
+    }
+
+    /// Sets the start position ([`Variant::new`]).
+    pub(crate) fn set_start(&mut self, start: Position) {
+        self.start = start;
     }
 
     /// The narrow generator of the variant (perft's fast path), if it has one.
-    pub fn bulk(&self) -> Option<&crate::gen::bulk::Bulk> {
+    pub fn bulk(&self) -> Option<&Bulk> {
         self.bulk.as_ref()
+    }
+
+    /// The cells each end rule names, rule by rule (see [`Rules::ends`]): `[white's, black's]`
+    /// goal, empty sets for a rule that names none.
+    #[inline]
+    pub fn end_cells(&self) -> &[[Bits; 2]] {
+        &self.end_cells
+    }
+
+    /// The cells each draw rule names, rule by rule (see [`Rules::draws`]): `[lone_king_on,
+    /// strong_king_on]` of an endgame rule, empty sets for the other rules.
+    #[inline]
+    pub fn draw_cells(&self) -> &[[Bits; 2]] {
+        &self.draw_cells
     }
 
     pub fn id(&self) -> &'static str {
@@ -490,11 +562,6 @@ impl Variant {
             Some(&c) if n > 0 && c != u8::MAX => Some(c as usize),
             _ => None,
         }
-    }
-
-    /// Parses a square in numeric or algebraic form.
-    pub fn parse_square(&self, s: &str) -> Option<usize> {
-        crate::notation::squares::parse_square(self, s)
     }
 
     /// Checks a raw setup and turns it into a position.
@@ -638,38 +705,6 @@ impl Variant {
         Ok(())
     }
 
-    /// The legal moves of a position, one per move identity (no bound on the total work but
-    /// the per-position capture bound).
-    pub fn legal_moves(&self, pos: &Position) -> Result<Vec<Move>, GenError> {
-        self.legal_moves_within(pos, &Budget::unlimited())
-    }
-
-    /// The legal moves of a position, charged to `budget`.
-    pub fn legal_moves_within(
-        &self,
-        pos: &Position,
-        budget: &Budget,
-    ) -> Result<Vec<Move>, GenError> {
-        let mut out = Vec::new();
-        gen::generate(self, pos, budget, &mut out)?;
-        Ok(out)
-    }
-
-    /// Whether the side to move of `pos` has a legal move, charged to `budget` like a
-    /// generation. Counted without building the moves where the variant has a narrow
-    /// generator ([`crate::gen::bulk`]): the judge asks it after every ply.
-    pub fn has_legal_move_within(&self, pos: &Position, budget: &Budget) -> Result<bool, GenError> {
-        if !self.decided(pos) {
-            if let Some(n) = crate::gen::bulk::count_moves(self, pos, budget) {
-                return Ok(n? > 0);
-            }
-        } else {
-            budget.charge(1)?;
-            return Ok(false);
-        }
-        Ok(!self.legal_moves_within(pos, budget)?.is_empty())
-    }
-
     /// The numeric name of every cell, indexed by cell id.
     pub fn numbers(&self) -> &[u16] {
         &self.numbers
@@ -738,15 +773,6 @@ impl Variant {
         p
     }
 
-    /// Whether the game is over in `pos` before any move: an end rule of the variant decides
-    /// it, or the side not to move has nothing left. Such a position has no legal moves.
-    /// Costs a test of an empty list and of an empty set for variants without end rules.
-    #[inline(always)]
-    pub fn decided(&self, pos: &Position) -> bool {
-        (!self.spec.rules.ends.is_empty() && self.end_rule(pos).is_some())
-            || self.has_nothing(pos, pos.side().opponent())
-    }
-
     /// Whether `color` has no piece on the board and none in hand: it has lost everything
     /// (the game is over, [`crate::Reason::NoPieces`] when it is not the side to move).
     #[inline(always)]
@@ -758,12 +784,21 @@ impl Variant {
     /// [`Rules::opening_removals`] while exactly `i` cells are empty.
     #[inline(always)]
     pub fn opening_removal(&self, pos: &Position) -> Option<OpeningRemoval> {
+        self.opening_removal_cells(pos).map(|(step, _)| step)
+    }
+
+    /// [`Variant::opening_removal`], with the cells the step names (an empty set for a step
+    /// that names none).
+    #[inline(always)]
+    pub(crate) fn opening_removal_cells(&self, pos: &Position) -> Option<(OpeningRemoval, Bits)> {
         let steps = &self.spec.rules.opening_removals;
         if steps.is_empty() {
             return None;
         }
         let empty = self.board.cells().minus(pos.occupied()).len() as usize;
-        steps.get(empty).copied()
+        steps
+            .get(empty)
+            .map(|&step| (step, self.removal_cells[empty]))
     }
 
     /// Whether some positions of the variant have placement moves only: opening removals
@@ -785,26 +820,15 @@ impl Variant {
         }
         r.ends
             .iter()
-            .filter_map(|e| match e.kind {
-                crate::ends::EndKind::LastStoneArrives(goal) => {
-                    crate::notation::squares::parse_algebraic(&self.board, goal)
-                }
-                _ => None,
-            })
-            .collect()
+            .zip(&self.end_cells)
+            .filter(|(e, _)| matches!(e.kind, EndKind::LastStoneArrives(_)))
+            .fold(Bits::EMPTY, |goals, (_, cells)| goals.union(cells[0]))
     }
 
     /// Whether the side to move drops a stone (it still holds stones in hand).
     #[inline(always)]
     pub fn drops_now(&self, pos: &Position) -> bool {
         self.spec.rules.stones_in_hand != 0 && pos.hand(pos.side()) > 0
-    }
-
-    /// The first end rule that decides `pos`, and how.
-    pub fn end_rule(&self, pos: &Position) -> Option<(EndCode, EndOutcome)> {
-        crate::ends::decide(&self.spec.rules.ends, &self.board, pos, |p| {
-            gen::has_move_but_pass(self, p)
-        })
     }
 
     /// The verdict for a side that has no legal move.
@@ -815,235 +839,6 @@ impl Variant {
             Goal::NoMovesLoses | Goal::NoMovesPasses => side_to_move.opponent(),
             Goal::NoMovesWins => side_to_move,
         }
-    }
-
-    /// The rule parameters in readable form, `(name, value)`.
-    pub fn parameters(&self) -> Vec<(&'static str, String)> {
-        let r = &self.spec.rules;
-        let mut out = Vec::new();
-        let describe_piece = |k: Kind| {
-            let p = r.piece(k);
-            let moves = if p.moves[0].is_empty() {
-                "no non-capturing moves".to_string()
-            } else {
-                format!(
-                    "moves {} ({})",
-                    match p.range {
-                        Range::Step => "one square",
-                        Range::Slide => "any distance (flying)",
-                        Range::Line => {
-                            "one square, alone or at the tail of an unbroken line of own men \
-                             straight ahead that advances with it (linear move)"
-                        }
-                    },
-                    p.moves[0].describe()
-                )
-            };
-            let caps = format!(
-                "captures {} ({}{})",
-                match p.reach {
-                    Reach::Short => "an adjacent piece, landing right behind it".to_string(),
-                    Reach::Flying(crate::rules::Landing::Any) =>
-                        "at any distance, landing on any empty square behind".to_string(),
-                    Reach::Flying(crate::rules::Landing::Behind) =>
-                        "at any distance, landing on the square immediately behind".to_string(),
-                },
-                p.captures[0].describe(),
-                if p.captures_kings {
-                    ""
-                } else {
-                    "; may not capture kings"
-                }
-            );
-            let halt = if p.halt_behind_last_king {
-                "; when the last piece it captures is a king, it stops on the square right \
-                 behind that king"
-            } else {
-                ""
-            };
-            format!("{moves}; {caps}{halt} (directions as seen by White)")
-        };
-        out.push(("men", describe_piece(Kind::Man)));
-        out.push((
-            "kings",
-            if *r.piece(Kind::King) == PieceRules::ABSENT {
-                "none: men are never crowned".into()
-            } else {
-                describe_piece(Kind::King)
-            },
-        ));
-        if !self.board.step_only().is_empty() {
-            out.push((
-                "step_only_links",
-                "pieces that step in every direction may also step along the board's \
-                 step-only links (see board.lines); captures never use them"
-                    .into(),
-            ));
-        }
-        if r.stones_in_hand != 0 {
-            out.push((
-                "drops",
-                format!(
-                    "the board starts empty and each side holds {} stones in hand; a side that \
-                     holds stones must drop one on any empty point (written *c2), and the \
-                     movement phase starts when both hands are empty",
-                    r.stones_in_hand
-                ),
-            ));
-        }
-        if r.first_jump_along_moves {
-            out.push((
-                "first_jump",
-                "the first jump of a capture goes only in a direction the piece may step in; \
-                 the later jumps go in any capture direction"
-                    .into(),
-            ));
-        }
-        if r.no_return {
-            out.push((
-                "no_return",
-                "a piece may not go back to the point it came from on its side's previous move \
-                 (each side's last move is part of the position: the FEN's L field)"
-                    .into(),
-            ));
-        }
-        if r.first_drop_off_goal {
-            out.push((
-                "first_drop",
-                "the game's first drop may not go on the goal point".into(),
-            ));
-        }
-        if r.far_rank_frozen {
-            out.push((
-                "far_rank",
-                "a man on its far rank (the opponent's base line) moves only to capture".into(),
-            ));
-        }
-        if !r.piece(Kind::Parachutist).captures[0].is_empty() {
-            out.push(("parachutists", describe_piece(Kind::Parachutist)));
-        }
-        out.push((
-            "capture_removal",
-            match r.removal {
-                Removal::Deferred => "captured pieces are removed after the whole sequence \
-                                      (they block and cannot be jumped twice)"
-                    .into(),
-                Removal::Immediate => "captured pieces are removed as they are jumped".into(),
-            },
-        ));
-        out.push((
-            "capture_precedence",
-            if r.precedence.is_empty() {
-                "free choice among complete capture sequences".into()
-            } else {
-                r.precedence
-                    .iter()
-                    .map(|p| p.describe())
-                    .collect::<Vec<_>>()
-                    .join(", then ")
-            },
-        ));
-        out.push((
-            "promotion_during_capture",
-            match r.mid_capture_promotion {
-                MidCapturePromotion::End => "a man reaching the promotion row is crowned and \
-                                             the move ends"
-                    .into(),
-                MidCapturePromotion::Pass => "a man passing the promotion row during a capture \
-                                              continues as a man; crowned only if it ends there"
-                    .into(),
-                MidCapturePromotion::KingContinue => "a man reaching the promotion row during a \
-                                                      capture is crowned and continues capturing \
-                                                      as a king"
-                    .into(),
-            },
-        ));
-        out.push((
-            "promotion_squares",
-            match &self.spec.promotion {
-                PromotionSquares::FarRank => "the far rank".into(),
-                PromotionSquares::Squares([w, b]) if w.is_empty() && b.is_empty() => "none".into(),
-                PromotionSquares::Squares([w, b]) => {
-                    format!("White: {}; Black: {}", w.join(", "), b.join(", "))
-                }
-            },
-        ));
-        if r.no_reversal {
-            out.push((
-                "no_reversal",
-                "a capture may not turn back 180 degrees".into(),
-            ));
-        }
-        if r.straight_captures {
-            out.push((
-                "straight_captures",
-                "a capture sequence keeps the direction of its first jump".into(),
-            ));
-        }
-        if r.capture_may_stop {
-            out.push((
-                "capture_may_stop",
-                "a capture sequence may stop after any jump; each stop is a move of its own".into(),
-            ));
-        }
-        if !r.opening_removals.is_empty() {
-            out.push((
-                "opening_removals",
-                r.opening_removals
-                    .iter()
-                    .enumerate()
-                    .map(|(i, step)| {
-                        format!(
-                            "ply {}: the side to move {} (written x and the square, e.g. xd5)",
-                            i + 1,
-                            step.describe()
-                        )
-                    })
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            ));
-        }
-        if r.king_quiet_limit != 0 {
-            out.push((
-                "king_move_limit",
-                format!(
-                    "while a side has men, the same king may make at most {} non-capturing \
-                     moves in a row",
-                    r.king_quiet_limit
-                ),
-            ));
-        }
-        let no_moves = match r.goal {
-            Goal::NoMovesLoses => "the side to move with no legal move loses",
-            Goal::NoMovesWins => "the side to move with no legal move wins",
-            Goal::NoMovesPasses => "the side to move with no legal move passes (the move \"pass\")",
-        };
-        let nothing_left = match r.goal {
-            Goal::NoMovesWins => "a side with no piece left (and none in hand) has won",
-            Goal::NoMovesLoses | Goal::NoMovesPasses => {
-                "a side with no piece left (and none in hand) has lost"
-            }
-        };
-        out.push((
-            "end_of_game",
-            if r.ends.is_empty() {
-                format!("{no_moves}; {nothing_left}")
-            } else {
-                format!("the end rules first (end_rules), then: {no_moves}; {nothing_left}")
-            },
-        ));
-        out.push((
-            "draws",
-            if r.draws.is_empty() {
-                "none: no position is drawn by rule".into()
-            } else {
-                format!(
-                    "{} rule(s), applied in the order of draw_rules",
-                    r.draws.len()
-                )
-            },
-        ));
-        out
     }
 }
 

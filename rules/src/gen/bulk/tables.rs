@@ -1,0 +1,193 @@
+//! The ruleset compiled for the narrow generator ([`Tables`]), and the choice of a
+//! variant's narrow generator ([`Bulk::of`]).
+
+use super::cells::CellSet;
+use super::Bulk;
+use crate::bits::Bits;
+use crate::board::{Dir, DIRS};
+use crate::position::Kind;
+use crate::rules::Rules;
+use crate::rules::{Goal, MidCapturePromotion, PieceRules, Precedence, Range, Reach};
+
+/// The ruleset, compiled for the narrow generator.
+#[derive(Clone, Debug)]
+pub struct Tables<S> {
+    pub(super) cells: S,
+    pub(super) promo: [S; 2],
+    /// Id offset of each direction (0: the board has no link that way).
+    pub(super) shift: [i32; DIRS],
+    pub(super) man_move: [u8; 2],
+    pub(super) man_cap: [u8; 2],
+    /// The men's capture directions as slots (the first `slots` used; an unused slot has
+    /// offset 0 and an empty mask), so that the hot loops run a fixed number of times.
+    pub(super) mc: [Slots<S>; 2],
+    /// The men's quiet directions, as slots.
+    pub(super) mm: [Slots<S>; 2],
+    /// How many slots the direction loops run: 4 when the men have at most 4 capture and 4
+    /// move directions, else 8.
+    pub(super) slots: usize,
+    pub(super) king_move: [u8; 2],
+    pub(super) king_cap: [u8; 2],
+    pub(super) men_take_kings: bool,
+    pub(super) kings_take_kings: bool,
+    pub(super) king_slides: bool,
+    pub(super) mid: MidCapturePromotion,
+    pub(super) no_reversal: bool,
+    pub(super) precedence: Vec<Precedence>,
+    /// The precedence compiled: free choice, most pieces, or the general key.
+    pub(super) key_kind: KeyKind,
+    /// Values of a captured man and king, for value precedence.
+    pub(super) value: (u32, u32),
+}
+
+/// Directions as slots: offsets, directions, masks (every cell for a used slot, none for an
+/// unused one) and the slot of the opposite direction (8: none).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Slots<S> {
+    pub(super) off: [i32; 8],
+    pub(super) dir: [u8; 8],
+    pub(super) on: [S; 8],
+    pub(super) back: [u8; 8],
+}
+
+impl<S: CellSet> Slots<S> {
+    pub(super) fn of(dirs: u8, shift: &[i32; DIRS], cells: S) -> Slots<S> {
+        let mut s = Slots {
+            off: [0; 8],
+            dir: [0; 8],
+            on: [S::default(); 8],
+            back: [8; 8],
+        };
+        let list: Vec<usize> = (0..DIRS).filter(|d| dirs & (1 << d) != 0).collect();
+        for (i, &d) in list.iter().enumerate() {
+            s.off[i] = shift[d];
+            s.dir[i] = d as u8;
+            s.on[i] = cells;
+            let back = Dir::ALL[d].opposite() as usize;
+            if let Some(j) = list.iter().position(|&e| e == back) {
+                s.back[i] = j as u8;
+            }
+        }
+        s
+    }
+}
+
+/// How capture sequences are compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum KeyKind {
+    /// Free choice: every complete sequence is legal.
+    Free,
+    /// The most pieces captured.
+    Count,
+    /// The general key of the precedence list.
+    General,
+}
+
+/// Whether a piece kind's rules are within the narrow generator's reach.
+pub(super) fn plain(p: &PieceRules, becomes: Kind) -> bool {
+    p.max_jumps == 0 && !p.halt_behind_last_king && p.after_capture == becomes
+}
+
+impl Bulk {
+    /// The narrow generator for `rules` on `board`, if the ruleset uses only what it does
+    /// (see the module documentation).
+    pub fn of(board: &crate::board::Board, rules: &Rules, promo: [Bits; 2]) -> Option<Bulk> {
+        let shifts = board.shifts()?;
+        let man = rules.piece(Kind::Man);
+        let king = rules.piece(Kind::King);
+        let para = rules.piece(Kind::Parachutist);
+        let ok = board.step_only().is_empty()
+            && *para == PieceRules::ABSENT
+            && man.range == Range::Step
+            && man.reach == Reach::Short
+            && plain(man, Kind::Man)
+            && matches!(king.range, Range::Step | Range::Slide)
+            && (*king == PieceRules::ABSENT || plain(king, Kind::King))
+            && !rules.straight_captures
+            && !rules.capture_may_stop
+            && !rules.first_jump_along_moves
+            && !rules.no_return
+            && rules.opening_removals.is_empty()
+            && rules.stones_in_hand == 0
+            && !rules.far_rank_frozen
+            && rules.king_quiet_limit == 0
+            && rules.ends.is_empty()
+            && rules.goal != Goal::NoMovesPasses;
+        if !ok {
+            return None;
+        }
+        let mut shift = [0i32; DIRS];
+        for d in 0..DIRS {
+            if shifts[d] != i16::MAX {
+                shift[d] = shifts[d] as i32;
+            }
+        }
+        let value = rules
+            .precedence
+            .iter()
+            .find_map(|p| match p {
+                Precedence::Value { man, king } => Some((*man as u32, *king as u32)),
+                _ => None,
+            })
+            .unwrap_or((0, 0));
+        fn tables<S: CellSet>(
+            board: &crate::board::Board,
+            rules: &Rules,
+            promo: [Bits; 2],
+            shift: [i32; DIRS],
+            value: (u32, u32),
+        ) -> Tables<S> {
+            let man = rules.piece(Kind::Man);
+            let king = rules.piece(Kind::King);
+            // Only directions the board has links for.
+            let linked: u8 = (0..DIRS)
+                .filter(|&d| shift[d] != 0)
+                .fold(0, |m, d| m | 1 << d);
+            let cells = S::from_bits(board.cells());
+            let man_move = man.moves.map(|d| d.0 & linked);
+            let man_cap = man.captures.map(|d| d.0 & linked);
+            let widest = man_move
+                .iter()
+                .chain(man_cap.iter())
+                .map(|m| m.count_ones())
+                .max()
+                .unwrap_or(0);
+            Tables {
+                mc: man_cap.map(|d| Slots::of(d, &shift, cells)),
+                mm: man_move.map(|d| Slots::of(d, &shift, cells)),
+                slots: if widest <= 4 { 4 } else { 8 },
+                cells,
+                promo: promo.map(S::from_bits),
+                shift,
+                man_move,
+                man_cap,
+                king_move: king.moves.map(|d| d.0 & linked),
+                king_cap: king.captures.map(|d| d.0 & linked),
+                men_take_kings: man.captures_kings,
+                kings_take_kings: king.captures_kings,
+                king_slides: king.range == Range::Slide,
+                mid: rules.mid_capture_promotion,
+                no_reversal: rules.no_reversal,
+                precedence: rules.precedence.clone(),
+                key_kind: match rules.precedence.as_slice() {
+                    [] => KeyKind::Free,
+                    [Precedence::Count] => KeyKind::Count,
+                    _ => KeyKind::General,
+                },
+                value,
+            }
+        }
+        let ids = board.id_bound();
+        if ids <= 64 {
+            Some(Bulk::Word(Box::new(tables::<u64>(
+                board, rules, promo, shift, value,
+            ))))
+        } else if ids <= 128 {
+            Some(Bulk::TwoWords(Box::new(tables::<u128>(
+                board, rules, promo, shift, value,
+            ))))
+        } else {
+            None
+        }
+    }
+}
