@@ -981,7 +981,7 @@ async fn drop_games_are_adjudicated() {
 /// catalogue accepts, each with its variant.
 #[test]
 fn documented_game_types_are_the_catalogues() {
-    use arbiter_rules::notation::pdn::variant_for_game_type;
+    use arbiter_rules::catalogue::variant_for_game_type;
     let doc: Value = serde_json::from_str(&arbiter::openapi::document_json()).unwrap();
     let text = doc["paths"][PATH]["post"]["description"].as_str().unwrap();
     let list = text
