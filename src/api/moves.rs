@@ -173,8 +173,8 @@ pub fn answer_moves(
 /// Why a writer of its own: this is the one answer whose serializer is not serde's, because
 /// serde costs measurably more here. Counted with callgrind (`benches/request-instructions.sh
 /// moves`, the start position of international, one keep-alive connection), the server runs
-/// about 88,000 instructions per `/moves` request with [`MovesAnswer::to_json`], and about
-/// 157,000 (+78 %) when it builds the [`MovesResponse`] and writes it with `serde_json`: the
+/// about 89,000 instructions per `/moves` request with [`MovesAnswer::to_json`], and about
+/// 157,000 (+76 %) when it builds the [`MovesResponse`] and writes it with `serde_json`: the
 /// strings of every move and resulting FEN are built and then escaped byte by byte, where this
 /// writer copies FENs (which never need escaping) and the parent's unchanged piece lists
 /// straight into the buffer. The test `direct_json_is_serde_json_text` keeps the two
