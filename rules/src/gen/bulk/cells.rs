@@ -23,6 +23,52 @@ pub trait CellSet: Copy + Eq + Ord + Default + Send + Sync + std::fmt::Debug + '
     fn rest(self) -> Self;
 }
 
+/// The operations whose code is the same for every integer width.
+macro_rules! same_ops {
+    () => {
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            self & o
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            self | o
+        }
+        #[inline(always)]
+        fn andn(self, o: Self) -> Self {
+            self & !o
+        }
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            self ^ o
+        }
+        #[inline(always)]
+        fn shift(self, off: i32) -> Self {
+            if off >= 0 {
+                self << off
+            } else {
+                self >> -off
+            }
+        }
+        #[inline(always)]
+        fn count(self) -> u32 {
+            self.count_ones()
+        }
+        #[inline(always)]
+        fn is_zero(self) -> bool {
+            self == 0
+        }
+        #[inline(always)]
+        fn lowest(self) -> u32 {
+            self.trailing_zeros()
+        }
+        #[inline(always)]
+        fn rest(self) -> Self {
+            self & self.wrapping_sub(1)
+        }
+    };
+}
+
 impl CellSet for u64 {
     const CELLS: usize = 64;
     #[inline(always)]
@@ -39,46 +85,7 @@ impl CellSet for u64 {
     fn bit(i: u32) -> Self {
         1u64 << i
     }
-    #[inline(always)]
-    fn and(self, o: Self) -> Self {
-        self & o
-    }
-    #[inline(always)]
-    fn or(self, o: Self) -> Self {
-        self | o
-    }
-    #[inline(always)]
-    fn andn(self, o: Self) -> Self {
-        self & !o
-    }
-    #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        self ^ o
-    }
-    #[inline(always)]
-    fn shift(self, off: i32) -> Self {
-        if off >= 0 {
-            self << off
-        } else {
-            self >> -off
-        }
-    }
-    #[inline(always)]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn is_zero(self) -> bool {
-        self == 0
-    }
-    #[inline(always)]
-    fn lowest(self) -> u32 {
-        self.trailing_zeros()
-    }
-    #[inline(always)]
-    fn rest(self) -> Self {
-        self & self.wrapping_sub(1)
-    }
+    same_ops!();
 }
 
 impl CellSet for u128 {
@@ -99,44 +106,5 @@ impl CellSet for u128 {
     fn bit(i: u32) -> Self {
         1u128 << i
     }
-    #[inline(always)]
-    fn and(self, o: Self) -> Self {
-        self & o
-    }
-    #[inline(always)]
-    fn or(self, o: Self) -> Self {
-        self | o
-    }
-    #[inline(always)]
-    fn andn(self, o: Self) -> Self {
-        self & !o
-    }
-    #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        self ^ o
-    }
-    #[inline(always)]
-    fn shift(self, off: i32) -> Self {
-        if off >= 0 {
-            self << off
-        } else {
-            self >> -off
-        }
-    }
-    #[inline(always)]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn is_zero(self) -> bool {
-        self == 0
-    }
-    #[inline(always)]
-    fn lowest(self) -> u32 {
-        self.trailing_zeros()
-    }
-    #[inline(always)]
-    fn rest(self) -> Self {
-        self & self.wrapping_sub(1)
-    }
+    same_ops!();
 }
