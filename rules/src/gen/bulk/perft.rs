@@ -227,49 +227,25 @@ pub(super) fn legal_moves_on<S: CellSet>(
     let p = Pos::<S>::of(pos);
     let mut out = Vec::new();
     let immediate = rules.removal == Removal::Immediate;
+    // The capture search, monomorphised over the removal timing and the king's reach.
+    macro_rules! search {
+        ($immediate:literal, $flying:literal, $behind:literal) => {
+            captures::<S, $immediate, $flying, $behind, false, 8>(
+                t,
+                &p,
+                &mut out,
+                DEFAULT_CAPTURE_LIMIT,
+                &mut 0,
+            )
+        };
+    }
     let r = match (immediate, rules.piece(Kind::King).reach) {
-        (false, Reach::Short) => captures::<S, false, false, false, false, 8>(
-            t,
-            &p,
-            &mut out,
-            DEFAULT_CAPTURE_LIMIT,
-            &mut 0,
-        ),
-        (false, Reach::Flying(Landing::Any)) => captures::<S, false, true, false, false, 8>(
-            t,
-            &p,
-            &mut out,
-            DEFAULT_CAPTURE_LIMIT,
-            &mut 0,
-        ),
-        (false, Reach::Flying(Landing::Behind)) => captures::<S, false, true, true, false, 8>(
-            t,
-            &p,
-            &mut out,
-            DEFAULT_CAPTURE_LIMIT,
-            &mut 0,
-        ),
-        (true, Reach::Short) => captures::<S, true, false, false, false, 8>(
-            t,
-            &p,
-            &mut out,
-            DEFAULT_CAPTURE_LIMIT,
-            &mut 0,
-        ),
-        (true, Reach::Flying(Landing::Any)) => captures::<S, true, true, false, false, 8>(
-            t,
-            &p,
-            &mut out,
-            DEFAULT_CAPTURE_LIMIT,
-            &mut 0,
-        ),
-        (true, Reach::Flying(Landing::Behind)) => captures::<S, true, true, true, false, 8>(
-            t,
-            &p,
-            &mut out,
-            DEFAULT_CAPTURE_LIMIT,
-            &mut 0,
-        ),
+        (false, Reach::Short) => search!(false, false, false),
+        (false, Reach::Flying(Landing::Any)) => search!(false, true, false),
+        (false, Reach::Flying(Landing::Behind)) => search!(false, true, true),
+        (true, Reach::Short) => search!(true, false, false),
+        (true, Reach::Flying(Landing::Any)) => search!(true, true, false),
+        (true, Reach::Flying(Landing::Behind)) => search!(true, true, true),
     };
     r?;
     if out.is_empty() {
