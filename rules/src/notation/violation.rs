@@ -5,12 +5,14 @@
 //! ([`MoveError::Illegal`](crate::notation::movetext::MoveError::Illegal) carries its
 //! result), and it asks the rules in the order a referee would: is there a move at all, is
 //! the text a placement where placements are due (drops, opening removals), is there a piece
-//! of the side to move on its first square; then the capture rules, by searching the captures
-//! again with one rule relaxed at a time (no precedence: the move lost on precedence; captures
-//! allowed to stop: the move stopped too early); then the non-capturing moves with the
-//! ruleset's limits lifted (the Frisian king-move limit, the no-return rule, the frozen far
-//! rank); and last the geometry of the text, leg by leg (directions, range, what stands in the
-//! way, what may be captured). Everything it reads is the ruleset's data: no variant is named.
+//! of the side to move on its first square; then the capture rules, by searching the
+//! captures again without precedence (a text naming one of them lost on precedence); then
+//! the non-capturing moves with the ruleset's limits lifted (the Frisian king-move limit, the
+//! no-return rule, the frozen far rank); and last the geometry of the text, leg by leg
+//! (directions, range, what stands in the way, what may be captured). A capture of the right
+//! shape that is none of the searched ones stopped too early when a capture from the same
+//! square takes more, or landed where it may not when one takes the same pieces. Everything
+//! it reads is the ruleset's data: no variant is named.
 //!
 //! Each search or generation it makes is charged to the request's budget like the
 //! generation it is.
@@ -193,6 +195,11 @@ fn clip(s: &str) -> String {
 
 type Verdict = (Violation, String);
 
+/// The most work units the analysis of one illegal move may use (its searches repeat the
+/// position's capture search once; real positions need a few thousand units). Beyond it the
+/// move gets the verdicts that need no search, or [`Violation::NotALegalMove`].
+pub const EXPLAIN_UNITS: u64 = 1_000_000;
+
 impl Variant {
     /// Why `text` names none of the legal moves `found` of `pos` (`partial_route`: it is a long
     /// form whose start and end are a legal move's but whose squares are none of its routes).
@@ -205,9 +212,27 @@ impl Variant {
         partial_route: bool,
         budget: &Budget,
     ) -> Result<Explanation, GenError> {
+        // The analysis gets a bound of its own: a position whose capture search is too rich
+        // for it still gets the verdicts that need no search.
+        budget.charge(0)?;
+        let local = Budget::new(EXPLAIN_UNITS.min(budget.left()));
         let mut precedence = None;
-        let (violation, reason) =
-            self.violation_of(pos, text, found, partial_route, budget, &mut precedence)?;
+        let verdict = self.violation_of(
+            pos,
+            text,
+            found,
+            partial_route,
+            Some(&local),
+            &mut precedence,
+        );
+        budget.charge(local.used())?;
+        let (violation, reason) = match verdict {
+            Ok(v) => v,
+            Err(_) => {
+                precedence = None;
+                self.violation_of(pos, text, found, partial_route, None, &mut precedence)?
+            }
+        };
         Ok(Explanation {
             violation,
             precedence,
@@ -215,13 +240,15 @@ impl Variant {
         })
     }
 
+    /// The verdict, the precedence rule set when that decides; `budget` pays the searches,
+    /// and without one none is made (only the verdicts that need no capture search).
     fn violation_of(
         &self,
         pos: &Position,
         text: &str,
         found: &[Found],
         partial_route: bool,
-        budget: &Budget,
+        budget: Option<&Budget>,
         precedence: &mut Option<Precedence>,
     ) -> Result<Verdict, GenError> {
         let side = pos.side();
@@ -320,7 +347,10 @@ impl Variant {
         // no-return rule, which the search does not apply).
         let mut free = rules.clone();
         free.precedence.clear();
-        let complete = self.capture_search(pos, &free, &squares, budget)?;
+        let complete = match budget {
+            Some(b) => self.capture_search(pos, &free, &squares, b)?,
+            None => Vec::new(),
+        };
         if let Some(f) = complete.iter().find(|f| names(f)) {
             if rules.no_return && returns(pos, &f.mv) {
                 return Ok(self.no_return(&t, pos));
@@ -337,22 +367,6 @@ impl Variant {
                 ));
             }
         }
-        // Captures that may stop after any jump: a text naming one stopped too early.
-        if !rules.capture_may_stop {
-            let mut stop = free.clone();
-            stop.capture_may_stop = true;
-            let prefixes = self.capture_search(pos, &stop, &squares, budget)?;
-            if prefixes.iter().any(names) {
-                return Ok((
-                    Violation::CaptureIncomplete,
-                    format!(
-                        "{t} stops the capture on {}, but it must go on: the piece can capture \
-                         further from there",
-                        name(to)
-                    ),
-                ));
-            }
-        }
         let capture = found.iter().find(|f| f.mv.is_capture());
         // The non-capturing moves with the ruleset's limits lifted.
         if short {
@@ -361,7 +375,9 @@ impl Variant {
             lifted.far_rank_frozen = false;
             let mut quiet = Vec::new();
             gen::steps::quiet_moves(self.board(), &lifted, self.promotion(side), pos, &mut quiet);
-            budget.charge(1 + quiet.len() as u64)?;
+            if let Some(b) = budget {
+                b.charge(1 + quiet.len() as u64)?;
+            }
             if let Some(m) = quiet
                 .iter()
                 .find(|m| m.from as usize == from && m.to as usize == to)
