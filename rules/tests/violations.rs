@@ -319,3 +319,52 @@ fn codes_are_documented() {
         assert!(seen.insert(v.code()), "{} twice", v.code());
     }
 }
+
+/// On the positions of random games of every variant, texts from a piece of the side to move
+/// to random squares (with a random turning square now and then) always get a code more
+/// precise than the fallback, and a sentence.
+#[test]
+fn random_illegal_texts_are_named_precisely() {
+    let mut seed = 0x1234_5678_9abc_def1_u64;
+    let mut below = |n: usize| {
+        seed ^= seed >> 12;
+        seed ^= seed << 25;
+        seed ^= seed >> 27;
+        (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) % n as u64) as usize
+    };
+    let mut named = 0;
+    for v in arbiter_rules::variants() {
+        let cells: Vec<usize> = v.board().cells().iter().collect();
+        let mut pos = v.start();
+        for _ in 0..30 {
+            let moves = v.legal_moves(&pos, &Budget::unlimited()).unwrap();
+            if moves.is_empty() {
+                break;
+            }
+            let own: Vec<usize> = pos.side_pieces(pos.side()).iter().collect();
+            for _ in 0..(if own.is_empty() { 0 } else { 20 }) {
+                let mut squares = vec![v.square_name(own[below(own.len())])];
+                for _ in 0..(1 + usize::from(below(4) == 0)) {
+                    squares.push(v.square_name(cells[below(cells.len())]));
+                }
+                let text = squares.join("-");
+                if let Err(MoveError::Illegal {
+                    violation, reason, ..
+                }) = v.parse_move(&pos, &text, &Budget::unlimited())
+                {
+                    assert_ne!(
+                        violation,
+                        Violation::NotALegalMove,
+                        "{}: {} {text}: {reason}",
+                        v.id(),
+                        v.fen(&pos)
+                    );
+                    assert!(reason.contains(&text), "{reason}");
+                    named += 1;
+                }
+            }
+            pos = v.play(&pos, &moves[below(moves.len())]);
+        }
+    }
+    assert!(named > 10_000, "{named} illegal texts");
+}
