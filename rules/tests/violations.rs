@@ -368,3 +368,51 @@ fn random_illegal_texts_are_named_precisely() {
     }
     assert!(named > 10_000, "{named} illegal texts");
 }
+
+// More capture rules: captured pieces stay until the move ends (FMJD art. 4.10, 4.11), one
+// jump takes one piece, and the killer rule (Scan, dctl: a king whose last captured piece is a
+// king stops right behind it).
+
+#[test]
+fn capture_shapes() {
+    // 46x28 takes 37; going back over 37 would take it twice.
+    check(
+        "international",
+        "W:WK46:B37,5",
+        "46x28x46",
+        Violation::PieceCapturedTwice,
+    );
+    // 41 and 37 stand in a row: no jump takes both.
+    check(
+        "international",
+        "W:WK46,50:B41,37,5",
+        "46x32",
+        Violation::PathBlocked,
+    );
+    // Killer: the king takes the king on 37 last, so it stops on 32.
+    check(
+        "killer",
+        "W:WK46:BK37,5",
+        "46x23",
+        Violation::CaptureLanding,
+    );
+}
+
+#[test]
+fn placements_and_passes_out_of_turn() {
+    let start = "W:W31-50:B1-20";
+    // International has no opening removals, no drops and no passes.
+    check("international", start, "x32", Violation::NoRemovalNow);
+    check("international", start, "pass", Violation::PassNotAllowed);
+    // Konane's first removal is one of the listed squares only (BrainKing's rules).
+    let v = variant("hawaiian").unwrap();
+    let pos = v.start();
+    let legal = v.legal_moves(&pos, &Budget::unlimited()).unwrap();
+    let other = pos
+        .side_pieces(pos.side())
+        .iter()
+        .find(|&c| !legal.iter().any(|m| m.from as usize == c))
+        .expect("a piece the first removal may not take");
+    let text = format!("x{}", v.square_str(other));
+    check_at("hawaiian", &pos, &text, Violation::RemovalSquare);
+}
