@@ -11,6 +11,8 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::middleware::ErrorHandlerResponse;
 use actix_web::{HttpRequest, HttpResponse, ResponseError};
+use arbiter_rules::notation::violation::{precedence_code, Violation, PRECEDENCE_CODES};
+use arbiter_rules::rules::Precedence;
 use arbiter_rules::{FenError, GenError, MoveError};
 use std::fmt;
 
@@ -80,6 +82,107 @@ impl fmt::Display for ProblemCode {
     }
 }
 
+/// The first rule an illegal move breaks, written as its code (`capture-compulsory`); the
+/// codes and their meanings are the engine's ([`Violation`]), listed in the schema's
+/// description.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ViolationCode(pub Violation);
+
+impl Serialize for ViolationCode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.code())
+    }
+}
+
+impl<'de> Deserialize<'de> for ViolationCode {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let code = String::deserialize(d)?;
+        Violation::ALL
+            .iter()
+            .find(|v| v.code() == code)
+            .map(|&v| ViolationCode(v))
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown violation '{code}'")))
+    }
+}
+
+impl utoipa::PartialSchema for ViolationCode {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        let mut description = String::from(
+            "The first rule an illegal move breaks, in the variant's own terms \
+             (`reason` says it in words):\n",
+        );
+        for v in Violation::ALL {
+            description.push_str(&format!("\n- `{}`: {}", v.code(), v.meaning()));
+        }
+        code_schema(Violation::ALL.iter().map(|v| v.code()), description)
+    }
+}
+
+impl ToSchema for ViolationCode {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Violation".into()
+    }
+}
+
+/// A capture-precedence rule, written as its code (`most-pieces`, one of the engine's
+/// [`PRECEDENCE_CODES`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrecedenceRule(pub &'static str);
+
+impl PrecedenceRule {
+    pub fn of(p: &Precedence) -> Self {
+        PrecedenceRule(precedence_code(p))
+    }
+}
+
+impl Serialize for PrecedenceRule {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for PrecedenceRule {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let code = String::deserialize(d)?;
+        PRECEDENCE_CODES
+            .iter()
+            .find(|(c, _)| *c == code)
+            .map(|(c, _)| PrecedenceRule(c))
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown precedence rule '{code}'")))
+    }
+}
+
+impl utoipa::PartialSchema for PrecedenceRule {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        let mut description = String::from(
+            "The capture-precedence rule a capture loses on (`capture-precedence`); the \
+             variant's description lists its rules in order:\n",
+        );
+        for (code, meaning) in PRECEDENCE_CODES {
+            description.push_str(&format!("\n- `{code}`: {meaning}"));
+        }
+        code_schema(PRECEDENCE_CODES.iter().map(|(c, _)| *c), description)
+    }
+}
+
+impl ToSchema for PrecedenceRule {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "PrecedenceRule".into()
+    }
+}
+
+/// A string schema with these values and this description.
+fn code_schema<'a>(
+    codes: impl Iterator<Item = &'a str>,
+    description: String,
+) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(codes))
+        .description(Some(description))
+        .into()
+}
+
 /// An RFC 9457 problem: the body of every 4xx and 5xx response.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
@@ -126,6 +229,13 @@ pub struct Problem {
     /// Move problems: why the move was refused.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Illegal move: the first rule the move breaks (also on an unparsable move whose square
+    /// the board does not have: `no-such-square`); `reason` says it in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub violation: Option<ViolationCode>,
+    /// `capture-precedence`: the precedence rule the capture loses on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precedence: Option<PrecedenceRule>,
     /// Move problems: every legal move of the position, in canonical notation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legal_moves: Option<Vec<String>>,
@@ -173,6 +283,8 @@ impl ApiError {
                 move_text: None,
                 ply: None,
                 reason: None,
+                violation: None,
+                precedence: None,
                 legal_moves: None,
                 candidates: None,
                 limit: None,
@@ -297,6 +409,7 @@ impl ApiError {
     pub fn bad_move(ply: usize, text: &str, err: MoveError) -> Self {
         let reason = err.to_string();
         let detail = format!("ply {ply} ('{}'): {reason}", clip(text));
+        let (violation, precedence) = (err.violation(), err.precedence());
         let (code, title, legal, candidates) = match err {
             MoveError::Gen(g) => return ApiError::engine(&g),
             MoveError::Syntax { .. } | MoveError::UnknownSquare { .. } => {
@@ -316,6 +429,8 @@ impl ApiError {
         e.problem.move_text = Some(clip(text));
         e.problem.ply = Some(ply);
         e.problem.reason = Some(reason);
+        e.problem.violation = violation.map(ViolationCode);
+        e.problem.precedence = precedence.as_ref().map(PrecedenceRule::of);
         e.problem.legal_moves = legal;
         e.problem.candidates = candidates;
         e

@@ -17,7 +17,8 @@
 //! 6. [`gen`]: the move generators, on a board and a ruleset.
 //! 7. [`variant`](mod@variant): a board, a ruleset and its tables put together; legal
 //!    moves, play.
-//! 8. [`notation`], [`perft`](mod@perft): square names, FEN, move text and PDN; perft.
+//! 8. [`notation`], [`perft`](mod@perft): square names, FEN, move text and PDN, why an
+//!    illegal move is illegal; perft.
 //! 9. [`catalogue`], [`outcome`]: the variants, their lookup by name and their rules in
 //!    words; the judge.
 //! 10. [`records`]: game records.

@@ -469,7 +469,7 @@ fn is_removal(captured: &[usize], route: &Option<Vec<usize>>) -> bool {
         (status = 200, description = "The diagram (one `<g class=\"piece …\">` element per piece)", content_type = "image/svg+xml", body = String),
         (status = 400, description = "Invalid FEN or query string", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The move is not a legal move of the position (`illegal-move`, `ambiguous-move`, `unparsable-move`), or the engine's work bounds", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The move is not a legal move of the position (`illegal-move` with its `violation`, `ambiguous-move`, `unparsable-move`), or the engine's work bounds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn get_diagram(

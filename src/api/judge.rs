@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 
 use super::{check_move_count, find_variant, JsonBody, Side};
 use crate::engine::{Engine, Work};
-use crate::errors::{ApiError, Problem, ProblemCode};
+use crate::errors::{ApiError, PrecedenceRule, Problem, ProblemCode, ViolationCode};
 
 /// A result declared by the players or the tournament software (a game record's `Result`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -225,6 +225,12 @@ pub struct InvalidMove {
         example = "illegal move: 28-22 does not match any legal move; a capture is compulsory"
     )]
     pub reason: String,
+    /// Illegal move: the first rule it breaks (as in a problem document's `violation`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub violation: Option<ViolationCode>,
+    /// `capture-precedence`: the precedence rule the capture loses on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precedence: Option<PrecedenceRule>,
     /// The legal moves at that point, in canonical notation.
     #[schema(example = json!(["28x19"]))]
     pub legal_moves: Vec<String>,
@@ -458,6 +464,8 @@ pub fn judge_game(
             move_text: i.text.clone(),
             code: p.code,
             reason: p.reason.clone().unwrap_or_else(|| i.error.to_string()),
+            violation: p.violation,
+            precedence: p.precedence,
             legal_moves: i.legal.clone(),
             candidates: p.candidates.clone(),
         }

@@ -26,7 +26,7 @@ use super::judge::{
 use super::judge::{Agreement, VerdictDto};
 use super::{body, find_variant, is_json};
 use crate::engine::{Engine, Work};
-use crate::errors::{ApiError, Problem, ProblemCode};
+use crate::errors::{ApiError, PrecedenceRule, Problem, ProblemCode, ViolationCode};
 
 /// Largest accepted PDN request body, in bytes (1 MiB).
 pub const MAX_PDN_BODY_BYTES: usize = 1024 * 1024;
@@ -120,6 +120,12 @@ pub struct PdnInvalidMove {
     /// Why the move was refused.
     #[schema(example = "illegal move: 28-22 does not match any legal move")]
     pub reason: String,
+    /// Illegal move: the first rule it breaks (as in a problem document's `violation`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub violation: Option<ViolationCode>,
+    /// `capture-precedence`: the precedence rule the capture loses on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precedence: Option<PrecedenceRule>,
     /// The legal moves at that point, in canonical notation.
     #[schema(example = json!(["28x19"]))]
     pub legal_moves: Vec<String>,
@@ -344,6 +350,8 @@ fn judged_entry(index: usize, game: &PdnGame, r: GameReport, include_pdn: bool) 
             move_text: i.text.clone(),
             code: p.code,
             reason: p.reason.clone().unwrap_or_else(|| i.error.to_string()),
+            violation: p.violation,
+            precedence: p.precedence,
             legal_moves: i.legal.clone(),
         }
     });

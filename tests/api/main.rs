@@ -19,3 +19,4 @@ mod pdn;
 mod play;
 mod variants;
 mod variants_catalogue;
+mod violations;

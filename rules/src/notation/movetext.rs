@@ -5,7 +5,9 @@
 use crate::budget::Budget;
 use crate::budget::GenError;
 use crate::moves::{pdn_squares_onto, Move};
+use crate::notation::violation::Violation;
 use crate::position::Position;
+use crate::rules::Precedence;
 use crate::variant::Found;
 use crate::variant::Variant;
 
@@ -23,8 +25,15 @@ pub enum MoveError {
     Syntax { reason: String },
     /// A square that does not exist on this board.
     UnknownSquare { square: String },
-    /// Well-formed, but no legal move matches. `legal` lists every legal move.
-    Illegal { reason: String, legal: Vec<String> },
+    /// Well-formed, but no legal move matches. `legal` lists every legal move; `violation`
+    /// is the first rule the move breaks, `reason` says it in words, and `precedence` names
+    /// the precedence rule when that is what decides ([`Violation::CapturePrecedence`]).
+    Illegal {
+        reason: String,
+        legal: Vec<String>,
+        violation: Violation,
+        precedence: Option<Precedence>,
+    },
     /// Several legal moves match; `candidates` gives each in long form.
     Ambiguous { candidates: Vec<String> },
     /// The position's capture sequences exceed the enumeration bound.
@@ -51,6 +60,26 @@ impl std::fmt::Display for MoveError {
 }
 
 impl std::error::Error for MoveError {}
+
+impl MoveError {
+    /// The rule the move breaks: an illegal move's [`Violation`], or
+    /// [`Violation::NoSuchSquare`] for a square the board does not have.
+    pub fn violation(&self) -> Option<Violation> {
+        match self {
+            MoveError::Illegal { violation, .. } => Some(*violation),
+            MoveError::UnknownSquare { .. } => Some(Violation::NoSuchSquare),
+            _ => None,
+        }
+    }
+
+    /// The precedence rule an illegal capture loses on ([`Violation::CapturePrecedence`]).
+    pub fn precedence(&self) -> Option<Precedence> {
+        match self {
+            MoveError::Illegal { precedence, .. } => *precedence,
+            _ => None,
+        }
+    }
+}
 
 impl From<GenError> for MoveError {
     fn from(e: GenError) -> Self {
@@ -271,7 +300,7 @@ impl Variant {
     }
 
     /// `ed4` / `e:d4`: a file letter, then the destination square (algebraic boards only).
-    fn file_short_form(&self, text: &str) -> Option<(u8, usize)> {
+    pub(crate) fn file_short_form(&self, text: &str) -> Option<(u8, usize)> {
         if !self.algebraic() {
             return None;
         }
@@ -544,7 +573,7 @@ impl Variant {
     ) -> Result<DescribedMove, MoveError> {
         budget.charge(MOVE_TEXT_UNITS)?;
         let (found, matching, partial) = self.find_matching(pos, text, budget)?;
-        self.one_of(pos, text, &found, matching, partial)
+        self.one_of(pos, text, &found, matching, partial, budget)
     }
 
     /// Every legal move `text` may name, read as [`Variant::parse_move`] reads it: one
@@ -560,7 +589,7 @@ impl Variant {
         let (found, matching, partial) = self.find_matching(pos, text, budget)?;
         if matching.len() < 2 {
             return self
-                .one_of(pos, text, &found, matching, partial)
+                .one_of(pos, text, &found, matching, partial, budget)
                 .map(|d| vec![d]);
         }
         let mut moves: Vec<DescribedMove> = matching
@@ -637,7 +666,8 @@ impl Variant {
         Ok((found, short, false))
     }
 
-    /// The move at the only index of `matching`, or why there is not exactly one.
+    /// The move at the only index of `matching`, or why there is not exactly one (for no
+    /// match, the first rule the text breaks: [`Variant::explain`], charged to `budget`).
     fn one_of(
         &self,
         pos: &Position,
@@ -645,26 +675,23 @@ impl Variant {
         found: &[Found],
         matching: Vec<usize>,
         partial_route: bool,
+        budget: &Budget,
     ) -> Result<DescribedMove, MoveError> {
         match matching.len() {
             1 => Ok(self.describe_one(found, matching[0])),
             0 => {
-                let described = self.describe(found);
-                let legal: Vec<String> = described.iter().map(|d| d.notation.clone()).collect();
-                let t = clip(text.trim());
-                let reason = if described.is_empty() {
-                    format!("{} has no legal move (the game is over)", pos.side().name())
-                } else if partial_route {
-                    format!(
-                        "{t} does not name the route of a legal move: a long form gives every \
-                         square where the piece changes direction, in order"
-                    )
-                } else if described.iter().any(|d| d.mv.is_capture()) {
-                    format!("{t} does not match any legal move; a capture is compulsory")
-                } else {
-                    format!("{t} does not match any legal move")
-                };
-                Err(MoveError::Illegal { reason, legal })
+                let legal: Vec<String> = self
+                    .describe(found)
+                    .into_iter()
+                    .map(|d| d.notation)
+                    .collect();
+                let why = self.explain(pos, text, found, partial_route, budget)?;
+                Err(MoveError::Illegal {
+                    reason: why.reason,
+                    legal,
+                    violation: why.violation,
+                    precedence: why.precedence,
+                })
             }
             _ => {
                 let mut moves: Vec<DescribedMove> = matching
