@@ -1,0 +1,788 @@
+//! The PDN 3.0 grammar, as the standard writes it: a checker for `strict` reading, and the list
+//! of a game's deviations from it for tolerant reading.
+//!
+//! The standard is PDN 3.0 as the FMJD publishes it (pdn.fmjd.org; source text
+//! github.com/wiegerw/pdn): its "PDN Reading Grammar" (section "PDN Grammars", the grammar the
+//! standard gives "for reading existing PDN files", which its own parser test set
+//! `games/succeed` and `games/fail` is checked with), the FEN tag grammar (section "FEN tag"),
+//! the GameType expression (section "GameType tag") and the results allowed for a game type
+//! (section "PDN Tags", Result tag, and the Result type column of the GameType table).
+//!
+//! The grammar is `pdn.pest` beside this file, read by [pest](https://pest.rs): a PEG whose
+//! rules are named as the standard's productions and tokens, so that an error names the rule
+//! the text breaks and the tokens it expected there, with its line and column. pest was chosen
+//! over a parser-combinator crate (nom, winnow, chumsky) because the grammar then stays a
+//! grammar: one file that reads like the standard's EBNF, checked against it rule by rule,
+//! with error positions and expected-rule lists for free. It costs one parse of each game; on
+//! the real files of `tests/data/games/` that is a small part of judging them (docs/pdn.md).
+//!
+//! Beyond the grammar itself the checker applies what the standard states as part of the
+//! syntax of tag values and results:
+//!
+//! - a `FEN` tag's value follows the FEN grammar (`Fen`);
+//! - a `GameType` tag's value follows its expression (`GameType`);
+//! - a game terminator, and a `Result` tag's value, is one of the results of the game's result
+//!   type (`Result`): `1-0 0-1 1/2-1/2 0-0 *` for the Default type, `2-0 0-2 1-1 0-0 *` for
+//!   International (GameType 20 and 27); a game without a GameType tag of the standard's table
+//!   may use either set; a `Result` tag may also be empty (an unknown value), and is not
+//!   checked when a `ResultFormat` tag overrides the set.
+//!
+//! A text is checked game by game, as [`PdnReader`] splits it ([`check_game`], [`check_file`]),
+//! so that the answer for a file and for a stream of its games is the same. A UTF-8 byte-order
+//! mark is an encoding mark, not text, and is not checked.
+
+use std::ops::Range;
+
+use pest::error::{ErrorVariant, InputLocation};
+use pest::iterators::Pair;
+use pest::Parser;
+
+use super::pdn::{PdnGame, PdnNoteKind, PdnReader};
+
+#[derive(pest_derive::Parser)]
+#[grammar = "notation/pdn.pest"]
+struct PdnGrammar;
+
+/// Where and how a text breaks the PDN 3.0 grammar.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdnSyntaxError {
+    /// 1-based line in the file.
+    pub line: usize,
+    /// 1-based column (in characters) in the file.
+    pub column: usize,
+    /// The production (or token) of the standard the text breaks there (`PdnTag`, `Move`,
+    /// `Game`, `Variation`, `Result`, `Fen`, `GameType`, `PdnFile`).
+    pub rule: String,
+    /// The productions and tokens the grammar would accept there, by the standard's names (for
+    /// a result, the results allowed).
+    pub expected: Vec<String>,
+    /// What stands there (cut to 40 characters; empty at the end of the text).
+    pub found: String,
+}
+
+impl std::fmt::Display for PdnSyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}, column {}: ", self.line, self.column)?;
+        if self.found.is_empty() {
+            write!(f, "the text ends")?;
+        } else {
+            write!(f, "'{}'", self.found)?;
+        }
+        write!(f, " breaks the PDN 3.0 rule {}", self.rule)?;
+        if !self.expected.is_empty() {
+            write!(f, " (expected {})", self.expected.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PdnSyntaxError {}
+
+/// Checks a whole PDN text against the grammar: the first error, if any. A text without any
+/// game (empty, or only white space) is an error too: the grammar's `PdnFile` has at least one
+/// `Game`.
+pub fn check_file(text: &str) -> Result<(), PdnSyntaxError> {
+    let mut covered = 0;
+    for game in PdnReader::skimming(text) {
+        check_game(text, &game)?;
+        covered = game.span.end;
+    }
+    // What follows the last game, if the reader found no game there (comments only).
+    let body = strip_bom(text);
+    if covered == 0 || !body[covered..].trim().is_empty() {
+        let span = covered..body.len();
+        let line = 1 + body[..covered].bytes().filter(|&b| b == b'\n').count();
+        check_span(body, span, line, covered < body.len() || covered == 0)?;
+    }
+    Ok(())
+}
+
+/// Checks one game of a PDN text against the grammar: `text` is the whole text given to
+/// [`PdnReader::new`], `game` one of the games it read (the error's line and column are the
+/// file's). A game that is not the last of the text must end with its `GameSeparator` (a result
+/// or `*`): the reader also ends a game where the next one's tags start, the grammar does not.
+pub fn check_game(text: &str, game: &PdnGame) -> Result<(), PdnSyntaxError> {
+    let body = strip_bom(text);
+    let last = game.span.end >= body.len();
+    check_span(body, game.span.clone(), game.span_line, last)
+}
+
+fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// The result sets of the standard ("PDN Tags", Result tag).
+const DEFAULT_RESULTS: [&str; 5] = ["1-0", "0-1", "1/2-1/2", "0-0", "*"];
+const INTERNATIONAL_RESULTS: [&str; 5] = ["2-0", "0-2", "1-1", "0-0", "*"];
+const ANY_RESULTS: [&str; 8] = ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"];
+
+/// The results allowed for the game type of a `GameType` value (its first number): the Result
+/// type column of the standard's GameType table; every result of the grammar for a number the
+/// table gives no result type.
+fn results_for(game_type: Option<&str>) -> &'static [&'static str] {
+    let number = game_type.and_then(|v| {
+        let digits = v.trim().split(',').next()?;
+        digits.trim().parse::<u32>().ok()
+    });
+    match number {
+        Some(20 | 27) => &INTERNATIONAL_RESULTS,
+        Some(21..=26 | 28..=31 | 40 | 41) => &DEFAULT_RESULTS,
+        _ => &ANY_RESULTS,
+    }
+}
+
+/// A tag of a game: name, its value as written (between the quotes), where the value starts.
+struct Tag<'a> {
+    name: &'a str,
+    value: &'a str,
+    at: usize,
+}
+
+/// Maps byte offsets of a text to lines and columns, from a known line at a known offset.
+struct Locator<'a> {
+    text: &'a str,
+    from: usize,
+    line: usize,
+}
+
+impl Locator<'_> {
+    fn error(&self, at: usize, rule: &str, expected: Vec<String>) -> PdnSyntaxError {
+        let at = at.min(self.text.len());
+        let line = self.line
+            + self.text[self.from.min(at)..at]
+                .bytes()
+                .filter(|&b| b == b'\n')
+                .count();
+        let line_start = self.text[..at].rfind('\n').map_or(0, |n| n + 1);
+        let column = self.text[line_start..at].chars().count() + 1;
+        PdnSyntaxError {
+            line,
+            column,
+            rule: rule.to_string(),
+            expected,
+            found: found_at(self.text, at),
+        }
+    }
+}
+
+/// The token at `at` (up to white space), cut to 40 characters.
+fn found_at(text: &str, at: usize) -> String {
+    let rest = &text[at..];
+    let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    rest[..end].chars().take(40).collect()
+}
+
+/// The standard's name of a rule of the grammar file (`BRACECOMMENT` is its `COMMENT`).
+fn name(rule: Rule) -> String {
+    match rule {
+        Rule::BRACECOMMENT => "COMMENT".to_string(),
+        Rule::FENNUMSQUARE => "NUMSQUARE".to_string(),
+        r => format!("{r:?}"),
+    }
+}
+
+/// The production that expects the first of `positives` that belongs to a specific one (a tag,
+/// a move, a variation, the FEN value), else the game's or the file's.
+fn production(positives: &[Rule]) -> &'static str {
+    let specific = |r: &Rule| match r {
+        Rule::IDENTIFIER | Rule::STRING | Rule::RBRACKET => Some("PdnTag"),
+        Rule::Move => Some("GameMove"),
+        Rule::Square
+        | Rule::NormalMove
+        | Rule::CaptureMove
+        | Rule::ALPHASQUARE
+        | Rule::NUMSQUARE
+        | Rule::MOVESEPARATOR
+        | Rule::CAPTURESEPARATOR
+        | Rule::ALPHAMOVE
+        | Rule::ELLIPSES => Some("Move"),
+        Rule::RPAREN => Some("Variation"),
+        Rule::Fen
+        | Rule::COLOR
+        | Rule::COLON
+        | Rule::COMMA
+        | Rule::KING
+        | Rule::FENNUMSQUARE
+        | Rule::HYPHEN
+        | Rule::DOT
+        | Rule::NumericSquares
+        | Rule::AlphaNumericSquares
+        | Rule::NumericSquareSequence
+        | Rule::NumericSquareRange
+        | Rule::AlphaNumericSquareSequence => Some("Fen"),
+        _ => None,
+    };
+    if let Some(p) = positives.iter().find_map(specific) {
+        return p;
+    }
+    // Only a game body can follow a variation's '('.
+    if positives == [Rule::GameBody] {
+        return "Variation";
+    }
+    if positives.contains(&Rule::Game) {
+        "PdnFile"
+    } else {
+        "Game"
+    }
+}
+
+/// A pest error as a syntax error, `offset` being where the parsed slice starts in the text.
+fn from_pest(e: pest::error::Error<Rule>, offset: usize, at: &Locator) -> PdnSyntaxError {
+    let pos = match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((p, _)) => p,
+    };
+    match e.variant {
+        // Only a negative lookahead failed there: the `!Result` of a move (a result where a
+        // move must stand, after a move number: `1. 2-0`).
+        ErrorVariant::ParsingError { positives, .. } if positives.is_empty() => {
+            at.error(offset + pos, "GameMove", vec!["Move".to_string()])
+        }
+        ErrorVariant::ParsingError { positives, .. } => {
+            let rule = production(&positives);
+            let mut expected: Vec<String> = Vec::new();
+            for p in positives {
+                let n = name(p);
+                if !expected.contains(&n) {
+                    expected.push(n);
+                }
+            }
+            at.error(offset + pos, rule, expected)
+        }
+        // pest's own limits (a text nested deeper than the stack allows).
+        ErrorVariant::CustomError { .. } => at.error(offset + pos, "Variation", Vec::new()),
+    }
+}
+
+fn check_span(
+    text: &str,
+    span: Range<usize>,
+    span_line: usize,
+    last: bool,
+) -> Result<(), PdnSyntaxError> {
+    let at = Locator {
+        text,
+        from: span.start,
+        line: span_line.max(1),
+    };
+    let slice = &text[span.clone()];
+    // The fast form of the grammar first; the named one says where and why it fails.
+    let pairs = match PdnGrammar::parse(Rule::FastGame, slice) {
+        Ok(pairs) => {
+            debug_assert!(PdnGrammar::parse(Rule::GameText, slice).is_ok(), "{slice}");
+            pairs
+        }
+        Err(_) => {
+            PdnGrammar::parse(Rule::GameText, slice).map_err(|e| from_pest(e, span.start, &at))?
+        }
+    };
+    let (tags, separator) = tags_and_separator(pairs, span.start);
+    if let Some(e) = check_tags(&tags, &at).into_iter().next() {
+        return Err(e);
+    }
+    if let Some((result, pos)) = separator {
+        let allowed = results_for(tag_value(&tags, "GameType"));
+        if !allowed.contains(&result) {
+            return Err(at.error(pos, "Result", strings(allowed)));
+        }
+    } else if !last {
+        // The next game's text starts at the span's end.
+        return Err(at.error(span.end, "PdnFile", vec!["GameSeparator".to_string()]));
+    }
+    Ok(())
+}
+
+/// The tags and the separator of a game's parse (either form), `offset` being where the parsed
+/// text starts.
+#[allow(clippy::type_complexity)]
+fn tags_and_separator<'a>(
+    pairs: pest::iterators::Pairs<'a, Rule>,
+    offset: usize,
+) -> (Vec<Tag<'a>>, Option<(&'a str, usize)>) {
+    let mut tags: Vec<Tag> = Vec::new();
+    let mut separator: Option<(&str, usize)> = None;
+    for pair in pairs.flatten() {
+        match pair.as_rule() {
+            Rule::PdnTag | Rule::FastTag => tags.push(tag_of(&pair, offset)),
+            Rule::GameSeparator | Rule::FastSeparator => {
+                separator = Some((pair.as_str(), offset + pair.as_span().start()))
+            }
+            _ => {}
+        }
+    }
+    (tags, separator)
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+fn tag_of<'a>(pair: &Pair<'a, Rule>, offset: usize) -> Tag<'a> {
+    let mut name = "";
+    let mut value = "";
+    let mut at = 0;
+    for p in pair.clone().into_inner() {
+        match p.as_rule() {
+            Rule::IDENTIFIER => name = p.as_str(),
+            Rule::STRING => {
+                let s = p.as_str();
+                value = &s[1..s.len() - 1];
+                at = offset + p.as_span().start() + 1;
+            }
+            _ => {}
+        }
+    }
+    Tag { name, value, at }
+}
+
+fn tag_value<'a>(tags: &[Tag<'a>], name: &str) -> Option<&'a str> {
+    tags.iter().find(|t| t.name == name).map(|t| t.value)
+}
+
+/// The errors of a game's tag values (FEN, GameType, Result), in text order.
+fn check_tags(tags: &[Tag], at: &Locator) -> Vec<PdnSyntaxError> {
+    let allowed = results_for(tag_value(tags, "GameType"));
+    let result_format = tags.iter().any(|t| t.name == "ResultFormat");
+    let mut errors = Vec::new();
+    for t in tags {
+        match t.name {
+            "FEN" => {
+                if let Err(e) = PdnGrammar::parse(Rule::FenValue, t.value) {
+                    errors.push(from_pest(e, t.at, at));
+                }
+            }
+            "GameType" if PdnGrammar::parse(Rule::GameTypeValue, t.value).is_err() => {
+                errors.push(at.error(
+                    t.at,
+                    "GameType",
+                    vec!["[0-9]+(,[WB],[0-9]+,[0-9]+,[ANS][0123](,[01])?)?".to_string()],
+                ));
+            }
+            "Result" if !result_format && !t.value.is_empty() && !allowed.contains(&t.value) => {
+                errors.push(at.error(t.at, "Result", strings(allowed)));
+            }
+            _ => {}
+        }
+    }
+    errors
+}
+
+/// Something in a game's text that the grammar does not allow, found by [`deviations`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deviation {
+    pub kind: PdnNoteKind,
+    /// 1-based line and column in the file.
+    pub line: usize,
+    pub column: usize,
+    /// The text concerned (cut to 40 characters).
+    pub text: String,
+}
+
+/// Most deviations listed for one game.
+pub const MAX_DEVIATIONS: usize = 12;
+
+/// Every deviation of a game from the grammar (at most [`MAX_DEVIATIONS`]), for tolerant
+/// reading: empty when [`check_game`] accepts the game (and only then). `text` and `game` are
+/// as for [`check_game`].
+///
+/// The game is scanned token by token ([`Rule::Item`]): each token the grammar does not allow
+/// where it stands is a deviation of its kind ([`PdnNoteKind`]) and is passed over, and so is a
+/// comment nested in a comment, whole; then the tag values and the result are checked. Where
+/// the scan finds nothing but the grammar still rejects the game (a move number without its
+/// move, a tag after the move text...), the grammar's error is the one deviation.
+pub fn deviations(text: &str, game: &PdnGame) -> Vec<Deviation> {
+    let body = strip_bom(text);
+    let at = Locator {
+        text: body,
+        from: game.span.start,
+        line: game.span_line.max(1),
+    };
+    let last = game.span.end >= body.len();
+    // A game of the grammar: only its tag values and result can deviate (the same checks as
+    // `check_game`'s, all of them).
+    if let Ok(pairs) = PdnGrammar::parse(Rule::FastGame, &body[game.span.clone()]) {
+        let (tags, separator) = tags_and_separator(pairs, game.span.start);
+        if separator.is_some() || last {
+            let mut out = semantic(&tags, separator, &at);
+            out.truncate(MAX_DEVIATIONS);
+            return out;
+        }
+    }
+    let mut out = scan(body, game, last, &at);
+    if out.is_empty() {
+        let Err(strict) = check_game(text, game) else {
+            return out;
+        };
+        let kind = match strict.rule.as_str() {
+            "Result" => PdnNoteKind::NonStandardResult,
+            "Fen" => PdnNoteKind::InvalidFen,
+            "GameType" => PdnNoteKind::InvalidGameType,
+            "PdnTag" => PdnNoteKind::MalformedTag,
+            "GameMove" => PdnNoteKind::MalformedMoveNumber,
+            "Move" => PdnNoteKind::MalformedMove,
+            "Variation" if strict.found.starts_with('{') => PdnNoteKind::NestedComment,
+            _ => PdnNoteKind::NotInGrammar,
+        };
+        out.push(Deviation {
+            kind,
+            line: strict.line,
+            column: strict.column,
+            text: strict.found,
+        });
+    }
+    out.truncate(MAX_DEVIATIONS);
+    out
+}
+
+/// Whether byte `b` ends a token of the scan.
+fn ends_token(b: u8) -> bool {
+    b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';')
+}
+
+fn scan(text: &str, game: &PdnGame, last: bool, at: &Locator) -> Vec<Deviation> {
+    let span = game.span.clone();
+    let bytes = text.as_bytes();
+    let end = span.end;
+    let mut out: Vec<Deviation> = Vec::new();
+    let push = |out: &mut Vec<Deviation>, kind: PdnNoteKind, pos: usize, len: usize| {
+        let e = at.error(pos, "", Vec::new());
+        out.push(Deviation {
+            kind,
+            line: e.line,
+            column: e.column,
+            text: text[pos..(pos + len).min(end)].chars().take(40).collect(),
+        });
+    };
+    let mut tags: Vec<Tag> = Vec::new();
+    let mut separator: Option<(&str, usize)> = None;
+    // A move number waiting for its move (where it starts), and whether the last token was a
+    // move number or a placeholder `-`.
+    let mut number: Option<usize> = None;
+    let mut after_number = false;
+    let mut last_was_move = false;
+    let mut placeholder = false;
+    // The last token read, when it was a move: where it starts and its length.
+    let mut last_move: Option<(usize, usize)> = None;
+    let mut depth = 0usize;
+    // Where the move text starts (a tag may not follow it).
+    let mut body_at: Option<usize> = None;
+    let mut pos = span.start;
+    loop {
+        // White space and `%` line comments.
+        while pos < end {
+            if bytes[pos].is_ascii_whitespace() {
+                pos += 1;
+            } else if bytes[pos] == b'%' {
+                while pos < end && bytes[pos] != b'\n' {
+                    pos += 1;
+                }
+            } else {
+                break;
+            }
+        }
+        if pos >= end || out.len() >= MAX_DEVIATIONS {
+            break;
+        }
+        // Parentheses one by one (a variation may hold what the grammar rejects).
+        let c = bytes[pos];
+        if c == b'(' && !is_strength(&bytes[pos..end]) {
+            depth += 1;
+            body_at.get_or_insert(pos);
+            if let Some(n) = number.take() {
+                push(&mut out, PdnNoteKind::MalformedMoveNumber, n, pos - n);
+            }
+            (after_number, last_was_move, last_move) = (false, false, None);
+            pos += 1;
+            continue;
+        }
+        if c == b')' {
+            if depth == 0 {
+                push(&mut out, PdnNoteKind::NotInGrammar, pos, 1);
+            } else {
+                depth -= 1;
+            }
+            (after_number, last_was_move, last_move) = (false, false, None);
+            pos += 1;
+            continue;
+        }
+        // The longest run of tags, moves, comments, setups, NAGs and results from here, in one
+        // parse.
+        if number.is_none() {
+            if let Some(run) = PdnGrammar::parse(Rule::Run, &text[pos..end])
+                .ok()
+                .and_then(|mut p| p.next())
+            {
+                let mut consumed = 0;
+                let mut restart = None;
+                for p in run.into_inner() {
+                    let (from, to) = (p.as_span().start(), p.as_span().end());
+                    let rule = p.as_rule();
+                    match rule {
+                        Rule::FastTag => {
+                            tags.push(tag_of(&p, pos));
+                            // Move text (a comment, most often) before the tags: once.
+                            if let Some(b) = body_at.filter(|&b| b != usize::MAX) {
+                                let len = text[b..pos + from].trim_end().len();
+                                push(&mut out, PdnNoteKind::NotInGrammar, b, len);
+                                body_at = Some(usize::MAX);
+                            }
+                        }
+                        Rule::FastSeparator => separator = Some((p.as_str(), pos + from)),
+                        Rule::RunComment if p.as_str()[1..].contains('{') => {
+                            // A comment inside a comment: it ends where its braces balance.
+                            push(&mut out, PdnNoteKind::NestedComment, pos + from, to - from);
+                            body_at.get_or_insert(usize::MAX);
+                            restart = Some(balanced_end(bytes, pos + from, end));
+                            break;
+                        }
+                        _ => {
+                            body_at.get_or_insert(pos + from);
+                        }
+                    }
+                    last_was_move = rule == Rule::RunMove;
+                    last_move = last_was_move.then_some((pos + from, to - from));
+                    after_number = false;
+                    consumed = to;
+                }
+                if let Some(r) = restart {
+                    pos = r;
+                    (after_number, last_was_move, last_move) = (false, false, None);
+                    continue;
+                }
+                if consumed > 0 {
+                    pos += consumed;
+                    continue;
+                }
+            }
+        }
+        let rest = &text[pos..end];
+        let parsed = PdnGrammar::parse(Rule::Item, rest)
+            .ok()
+            .and_then(|mut p| p.next());
+        if let Some(item) = parsed {
+            let len = item.as_span().end();
+            let first = item.clone().into_inner().next();
+            let rule = first.as_ref().map(Pair::as_rule);
+            let was_number = number.take();
+            let mut is_move = false;
+            match rule {
+                Some(Rule::PdnTag) => {
+                    if let Some(p) = &first {
+                        tags.push(tag_of(p, pos));
+                    }
+                    // Move text (a comment, most often) before the tags: once.
+                    if let Some(b) = body_at.filter(|&b| b != usize::MAX) {
+                        let len = text[b..pos].trim_end().len();
+                        push(&mut out, PdnNoteKind::NotInGrammar, b, len);
+                        body_at = Some(usize::MAX);
+                    }
+                }
+                Some(Rule::GameSeparator) => separator = Some((rest[..len].trim(), pos)),
+                Some(Rule::MOVENUMBER) => number = Some(pos),
+                Some(Rule::Move) => is_move = true,
+                Some(Rule::LPAREN) => depth += 1,
+                Some(Rule::RPAREN) if depth == 0 => {
+                    push(&mut out, PdnNoteKind::NotInGrammar, pos, 1)
+                }
+                Some(Rule::RPAREN) => depth -= 1,
+                Some(Rule::MOVESTRENGTH) if !last_was_move => {
+                    push(&mut out, PdnNoteKind::NotInGrammar, pos, len)
+                }
+                Some(Rule::BRACECOMMENT) if rest[1..len].contains('{') => {
+                    // A comment inside a comment: it ends where its braces balance.
+                    push(&mut out, PdnNoteKind::NestedComment, pos, len);
+                    body_at.get_or_insert(usize::MAX);
+                    pos = balanced_end(bytes, pos, end);
+                    last_was_move = false;
+                    after_number = false;
+                    continue;
+                }
+                _ => {}
+            }
+            if let Some(n) = was_number {
+                if !is_move {
+                    push(&mut out, PdnNoteKind::MalformedMoveNumber, n, pos - n);
+                }
+            }
+            if rule != Some(Rule::PdnTag) && body_at.is_none() {
+                body_at = Some(pos);
+            }
+            after_number = rule == Some(Rule::MOVENUMBER);
+            last_was_move = is_move;
+            last_move = is_move.then_some((pos, len));
+            pos += len.max(1);
+            continue;
+        }
+        // A token the grammar does not allow here.
+        let mut j = pos + 1;
+        while j < end && !ends_token(bytes[j]) {
+            j += 1;
+        }
+        while !text.is_char_boundary(j) {
+            j += 1;
+        }
+        let token = &text[pos..j];
+        let was_number = number.take();
+        let c = bytes[pos];
+        let next_is_dot = text[j..end].trim_start().starts_with('.');
+        let (kind, skip_to) = if c == b'[' {
+            let close = text[pos..end].find(']').map_or(end, |k| pos + k + 1);
+            let eol = text[pos..end].find('\n').map_or(end, |k| pos + k);
+            (Some(PdnNoteKind::MalformedTag), close.min(eol.max(pos + 1)))
+        } else if c == b'{' {
+            // A comment never closed (the reader reports it as the game's error).
+            (Some(PdnNoteKind::NotInGrammar), end)
+        } else if c == b';' {
+            let eol = text[pos..end].find('\n').map_or(end, |k| pos + k);
+            (Some(PdnNoteKind::NotInGrammar), eol)
+        } else if token == "-" && (after_number || was_number.is_some()) {
+            // A placeholder for an unknown move (`1. - -`): the first one of the game.
+            after_number = true;
+            pos = j;
+            if !placeholder {
+                placeholder = true;
+                push(&mut out, PdnNoteKind::MalformedMove, pos - 1, 1);
+            }
+            continue;
+        } else if c.is_ascii_alphabetic()
+            && text[pos..].split('\n').next().is_some_and(|l| {
+                let l = l.trim_end();
+                l.contains('"') && l.ends_with(']')
+            })
+        {
+            // A tag line without its '['.
+            let eol = text[pos..end].find('\n').map_or(end, |k| pos + k);
+            (Some(PdnNoteKind::MalformedTag), eol)
+        } else if j >= end.min(text.len()) && looks_like_result(token) {
+            (Some(PdnNoteKind::NonStandardResult), j)
+        } else if c == b'.' && after_number {
+            (Some(PdnNoteKind::MalformedMoveNumber), j)
+        } else if c.is_ascii_digit() {
+            let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+            let after = token.as_bytes().get(digits).copied();
+            // `9n` for `9.`, `1 .`: digits, then no more digits.
+            let numberlike = next_is_dot && digits == token.len()
+                || after.is_some_and(|b| b.is_ascii_alphabetic())
+                    && !token[digits..].bytes().any(|b| b.is_ascii_digit());
+            if numberlike {
+                (Some(PdnNoteKind::MalformedMoveNumber), j)
+            } else if looks_like_result(token) {
+                (Some(PdnNoteKind::NonStandardResult), j)
+            } else {
+                (Some(PdnNoteKind::MalformedMove), j)
+            }
+        } else if c.is_ascii_lowercase() && token.bytes().any(|b| b.is_ascii_digit()) {
+            (Some(PdnNoteKind::MalformedMove), j)
+        } else {
+            (Some(PdnNoteKind::NotInGrammar), j)
+        };
+        if let Some(kind) = kind {
+            push(&mut out, kind, pos, skip_to - pos);
+        }
+        after_number = false;
+        last_was_move = false;
+        last_move = None;
+        pos = skip_to.max(pos + 1);
+        while pos < text.len() && !text.is_char_boundary(pos) {
+            pos += 1;
+        }
+    }
+    if let Some(n) = number {
+        push(&mut out, PdnNoteKind::MalformedMoveNumber, n, 1);
+    }
+    if separator.is_none() && !last {
+        match last_move {
+            // The reader took the last move-like token for the game's result (`4-6`, the
+            // Result tag's own value).
+            Some((p, len)) if game.terminator.is_some() => {
+                push(&mut out, PdnNoteKind::NonStandardResult, p, len)
+            }
+            // No result nor `*` before the next game's tags.
+            _ => {
+                let e = at.error(span.end, "", Vec::new());
+                out.push(Deviation {
+                    kind: PdnNoteKind::NotInGrammar,
+                    line: e.line,
+                    column: e.column,
+                    text: e.found,
+                });
+            }
+        }
+    }
+    out.extend(semantic(&tags, separator, at));
+    out.sort_by_key(|d| (d.line, d.column));
+    out
+}
+
+/// The deviations of a game's tag values and result (FEN, GameType, Result), in text order.
+fn semantic(tags: &[Tag], separator: Option<(&str, usize)>, at: &Locator) -> Vec<Deviation> {
+    let mut out: Vec<Deviation> = check_tags(tags, at)
+        .into_iter()
+        .map(|e| Deviation {
+            kind: match e.rule.as_str() {
+                "Fen" => PdnNoteKind::InvalidFen,
+                "GameType" => PdnNoteKind::InvalidGameType,
+                _ => PdnNoteKind::NonStandardResult,
+            },
+            line: e.line,
+            column: e.column,
+            text: e.found,
+        })
+        .collect();
+    if let Some((result, p)) = separator {
+        let allowed = results_for(tag_value(tags, "GameType"));
+        if !allowed.contains(&result) {
+            let e = at.error(p, "Result", Vec::new());
+            out.push(Deviation {
+                kind: PdnNoteKind::NonStandardResult,
+                line: e.line,
+                column: e.column,
+                text: result.to_string(),
+            });
+        }
+    }
+    out
+}
+
+/// Where the comment that starts at `from` ends when its braces are counted (after its `}`).
+fn balanced_end(bytes: &[u8], from: usize, end: usize) -> usize {
+    let mut d = 0usize;
+    let mut j = from;
+    while j < end {
+        match bytes[j] {
+            b'{' => d += 1,
+            b'}' => {
+                d -= 1;
+                if d == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    (j + 1).min(end)
+}
+
+/// Whether the bytes start with a move strength in parentheses (`(?)`, `(!!)`).
+fn is_strength(b: &[u8]) -> bool {
+    let n = b
+        .iter()
+        .skip(1)
+        .take_while(|c| matches!(c, b'!' | b'?'))
+        .count();
+    n > 0 && b.get(n + 1) == Some(&b')')
+}
+
+/// Whether a token is written like a result (`1:0`, `4-6`, `1/2:1/2`, `-`): a lone `-`, or
+/// numbers joined by `-`, `:` or `/`, of at most 7 characters.
+fn looks_like_result(token: &str) -> bool {
+    let b = token.as_bytes();
+    token == "-"
+        || (b.len() <= 7
+            && b.first().is_some_and(u8::is_ascii_digit)
+            && b.last().is_some_and(u8::is_ascii_digit)
+            && b.iter().any(|c| matches!(c, b'-' | b':' | b'/'))
+            && b.iter()
+                .all(|c| c.is_ascii_digit() || matches!(c, b'-' | b':' | b'/')))
+}
