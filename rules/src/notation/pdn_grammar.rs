@@ -266,17 +266,19 @@ fn check_span(
         line: span_line.max(1),
     };
     let slice = &text[span.clone()];
-    // The fast form of the grammar first; the named one says where and why it fails.
-    let pairs = match PdnGrammar::parse(Rule::FastGame, slice) {
-        Ok(pairs) => {
-            debug_assert!(PdnGrammar::parse(Rule::GameText, slice).is_ok(), "{slice}");
-            pairs
-        }
-        Err(_) => {
-            PdnGrammar::parse(Rule::GameText, slice).map_err(|e| from_pest(e, span.start, &at))?
+    let (tags, separator) = match read_game(slice, span.start) {
+        Some(parts) => parts,
+        // The named grammar says where and why the game is not of it.
+        None => {
+            let pairs = PdnGrammar::parse(Rule::GameText, slice)
+                .map_err(|e| from_pest(e, span.start, &at))?;
+            debug_assert!(
+                false,
+                "the hand-written reading rejects what pest accepts: {slice}"
+            );
+            tags_and_separator(pairs, span.start)
         }
     };
-    let (tags, separator) = tags_and_separator(pairs, span.start);
     if let Some(e) = check_tags(&tags, &at).into_iter().next() {
         return Err(e);
     }
@@ -290,6 +292,28 @@ fn check_span(
         return Err(at.error(span.end, "PdnFile", vec!["GameSeparator".to_string()]));
     }
     Ok(())
+}
+
+/// A game's tags and separator, if its text (starting at `offset`) is of the grammar: read by
+/// hand ([`fast`]), or by pest's `FastGame` where variations nest deeper than that reads.
+#[allow(clippy::type_complexity)]
+fn read_game(slice: &str, offset: usize) -> Option<(Vec<Tag<'_>>, Option<(&str, usize)>)> {
+    match fast::read(slice) {
+        fast::Verdict::Accepted(tags, separator) => Some((
+            tags.into_iter()
+                .map(|(name, value, at)| Tag {
+                    name,
+                    value,
+                    at: offset + at,
+                })
+                .collect(),
+            separator.map(|(s, p)| (s, offset + p)),
+        )),
+        fast::Verdict::Rejected => None,
+        fast::Verdict::TooDeep => PdnGrammar::parse(Rule::FastGame, slice)
+            .ok()
+            .map(|pairs| tags_and_separator(pairs, offset)),
+    }
 }
 
 /// The tags and the separator of a game's parse (either form), `offset` being where the parsed
@@ -400,8 +424,7 @@ pub fn deviations(text: &str, game: &PdnGame) -> Vec<Deviation> {
     let last = game.span.end >= body.len();
     // A game of the grammar: only its tag values and result can deviate (the same checks as
     // `check_game`'s, all of them).
-    if let Ok(pairs) = PdnGrammar::parse(Rule::FastGame, &body[game.span.clone()]) {
-        let (tags, separator) = tags_and_separator(pairs, game.span.start);
+    if let Some((tags, separator)) = read_game(&body[game.span.clone()], game.span.start) {
         if separator.is_some() || last {
             let mut out = semantic(&tags, separator, &at);
             out.truncate(MAX_DEVIATIONS);
@@ -785,4 +808,359 @@ fn looks_like_result(token: &str) -> bool {
             && b.iter().any(|c| matches!(c, b'-' | b':' | b'/'))
             && b.iter()
                 .all(|c| c.is_ascii_digit() || matches!(c, b'-' | b':' | b'/')))
+}
+
+/// The grammar's `GameText` (as `FastGame` in `pdn.pest`) written out by hand, for speed: the
+/// pest parse of every game costs about a third of judging the real files, this a small part
+/// (docs/pdn.md). It decides only whether a game's text is of the grammar, and finds its tags
+/// and separator; where it rejects, the pest grammar says where and why. The tests check that
+/// the two agree ([`agrees_with_pest`]).
+mod fast {
+    /// What the hand-written reading says of a game's text.
+    pub(super) enum Verdict<'a> {
+        /// Of the grammar: its tags (name, value, where the value starts) and its separator.
+        Accepted(Vec<(&'a str, &'a str, usize)>, Option<(&'a str, usize)>),
+        Rejected,
+        /// Variations nested deeper than this reading follows: ask pest.
+        TooDeep,
+    }
+
+    /// Deepest variation nesting read by hand.
+    const MAX_DEPTH: usize = 64;
+
+    struct Cur<'a> {
+        s: &'a str,
+        b: &'a [u8],
+        i: usize,
+    }
+
+    /// A failed production (the text is not of the grammar, or too deep).
+    enum Stop {
+        Fail,
+        Deep,
+    }
+
+    type R<T> = Result<T, Stop>;
+
+    impl<'a> Cur<'a> {
+        fn peek(&self) -> Option<u8> {
+            self.b.get(self.i).copied()
+        }
+
+        fn at(&self, i: usize) -> u8 {
+            self.b.get(i).copied().unwrap_or(0)
+        }
+
+        /// White space and `%` line comments.
+        fn skip(&mut self) {
+            while let Some(c) = self.peek() {
+                match c {
+                    b' ' | b'\t' | b'\r' | b'\n' => self.i += 1,
+                    b'%' => {
+                        while self.peek().is_some_and(|c| c != b'\n') {
+                            self.i += 1;
+                        }
+                    }
+                    _ => break,
+                }
+            }
+        }
+
+        /// The length of the result at `i` (the standard's `Result`), if one starts there.
+        fn result_at(&self, i: usize) -> Option<usize> {
+            let b = &self.b[i.min(self.b.len())..];
+            let is = |p: &[u8]| b.starts_with(p);
+            if is(b"1/2-1/2") {
+                Some(7)
+            } else if is(b"1-0")
+                || is(b"0-1")
+                || is(b"2-0")
+                || is(b"0-2")
+                || is(b"0-0")
+                || (is(b"1-1") && !b.get(3).is_some_and(u8::is_ascii_digit))
+            {
+                Some(3)
+            } else {
+                None
+            }
+        }
+
+        fn separator_at(&self, i: usize) -> Option<usize> {
+            if self.at(i) == b'*' {
+                Some(1)
+            } else {
+                self.result_at(i)
+            }
+        }
+
+        /// `[` IDENTIFIER STRING `]`.
+        fn tag(&mut self) -> R<(&'a str, &'a str, usize)> {
+            self.i += 1;
+            self.skip();
+            let n0 = self.i;
+            if !self.at(self.i).is_ascii_uppercase() {
+                return Err(Stop::Fail);
+            }
+            while self.at(self.i).is_ascii_alphanumeric() || self.at(self.i) == b'_' {
+                self.i += 1;
+            }
+            let name = &self.s[n0..self.i];
+            self.skip();
+            if self.peek() != Some(b'"') {
+                return Err(Stop::Fail);
+            }
+            self.i += 1;
+            let v0 = self.i;
+            loop {
+                match self.peek() {
+                    None => return Err(Stop::Fail),
+                    Some(b'"') => break,
+                    Some(b'\\') => {
+                        self.i += 1;
+                        // ANY: one character.
+                        let c = self.s[self.i..].chars().next().ok_or(Stop::Fail)?;
+                        self.i += c.len_utf8();
+                    }
+                    Some(_) => self.i += 1,
+                }
+            }
+            let value = &self.s[v0..self.i];
+            self.i += 1;
+            self.skip();
+            if self.peek() != Some(b']') {
+                return Err(Stop::Fail);
+            }
+            self.i += 1;
+            Ok((name, value, v0))
+        }
+
+        /// A square at `i`: its end.
+        fn square(&self, i: usize) -> Option<usize> {
+            let (c, d) = (self.at(i), self.at(i + 1));
+            match c {
+                b'a'..=b'h' if (b'1'..=b'8').contains(&d) => Some(i + 2),
+                b'1'..=b'9' if d.is_ascii_digit() => Some(i + 2),
+                b'1'..=b'9' => Some(i + 1),
+                b'0' if (b'1'..=b'9').contains(&d) => Some(i + 2),
+                _ => None,
+            }
+        }
+
+        /// The end of the white space from `i`.
+        fn skipped(&mut self, i: usize) -> usize {
+            let keep = self.i;
+            self.i = i;
+            self.skip();
+            let j = self.i;
+            self.i = keep;
+            j
+        }
+
+        /// `MOVENUMBER? Move MOVESTRENGTH?`.
+        fn game_move(&mut self) -> R<()> {
+            let start = self.i;
+            let mut i = self.i;
+            while self.at(i).is_ascii_digit() {
+                i += 1;
+            }
+            if i > start && self.at(i) == b'.' {
+                i += 1;
+                if self.at(i) == b'.' && self.at(i + 1) == b'.' {
+                    i += 2;
+                }
+                self.i = self.skipped(i);
+            }
+            if self.result_at(self.i).is_some() {
+                return Err(Stop::Fail);
+            }
+            let m = self.i;
+            let mut end = None;
+            if let Some(e) = self.square(m) {
+                let j = self.skipped(e);
+                if self.at(j) == b'-' {
+                    let k = self.skipped(j + 1);
+                    end = self.square(k);
+                } else {
+                    let mut e = e;
+                    let mut captures = 0;
+                    loop {
+                        let j = self.skipped(e);
+                        if !matches!(self.at(j), b'x' | b':') {
+                            break;
+                        }
+                        let k = self.skipped(j + 1);
+                        match self.square(k) {
+                            Some(f) => {
+                                e = f;
+                                captures += 1;
+                            }
+                            None => break,
+                        }
+                    }
+                    if captures > 0 {
+                        end = Some(e);
+                    }
+                }
+            }
+            if end.is_none() {
+                let b = &self.b[m.min(self.b.len())..];
+                let file = |c: u8| (b'a'..=b'h').contains(&c);
+                let rank = |c: u8| (b'1'..=b'8').contains(&c);
+                if b.len() >= 4 && file(b[0]) && rank(b[1]) && file(b[2]) && rank(b[3]) {
+                    end = Some(m + 4);
+                } else if b.starts_with(b"...") {
+                    end = Some(m + 3);
+                }
+            }
+            self.i = end.ok_or(Stop::Fail)?;
+            // (SKIP MOVESTRENGTH)?
+            let j = self.skipped(self.i);
+            let strength = |c: u8| matches!(c, b'!' | b'?');
+            if strength(self.at(j)) {
+                let mut k = j;
+                while strength(self.at(k)) {
+                    k += 1;
+                }
+                self.i = k;
+            } else if self.at(j) == b'(' && strength(self.at(j + 1)) {
+                let mut k = j + 1;
+                while strength(self.at(k)) {
+                    k += 1;
+                }
+                if self.at(k) == b')' {
+                    self.i = k + 1;
+                }
+            }
+            Ok(())
+        }
+
+        /// One item of a game body; `Fail` where none starts.
+        fn item(&mut self, depth: usize) -> R<()> {
+            match self.peek() {
+                Some(b'(') => {
+                    if depth >= MAX_DEPTH {
+                        return Err(Stop::Deep);
+                    }
+                    self.i += 1;
+                    self.skip();
+                    self.body(depth + 1)?;
+                    self.skip();
+                    if self.peek() != Some(b')') {
+                        return Err(Stop::Fail);
+                    }
+                    self.i += 1;
+                    Ok(())
+                }
+                Some(b'{') => self.until(b'}'),
+                Some(b'/') => self.until(b'/'),
+                Some(b'$') => {
+                    let mut k = self.i + 1;
+                    while self.at(k).is_ascii_digit() {
+                        k += 1;
+                    }
+                    if k == self.i + 1 {
+                        return Err(Stop::Fail);
+                    }
+                    self.i = k;
+                    Ok(())
+                }
+                Some(_) => self.game_move(),
+                None => Err(Stop::Fail),
+            }
+        }
+
+        fn until(&mut self, close: u8) -> R<()> {
+            match self.b[self.i + 1..].iter().position(|&c| c == close) {
+                Some(k) => {
+                    self.i += k + 2;
+                    Ok(())
+                }
+                None => Err(Stop::Fail),
+            }
+        }
+
+        /// `(GameMove | Variation | COMMENT | SETUP | NAG)+`, up to a separator, a `)`, a `[`
+        /// or the end; an item that fails is a failure (the grammar has nothing else there).
+        fn body(&mut self, depth: usize) -> R<()> {
+            let mut items = 0;
+            loop {
+                let c = self.peek();
+                if c.is_none()
+                    || c == Some(b')')
+                    || c == Some(b'[')
+                    || self.separator_at(self.i).is_some()
+                {
+                    break;
+                }
+                self.item(depth)?;
+                items += 1;
+                self.skip();
+            }
+            if items == 0 {
+                return Err(Stop::Fail);
+            }
+            Ok(())
+        }
+    }
+
+    /// Reads a game's text (the grammar's `GameText`).
+    pub(super) fn read(s: &str) -> Verdict<'_> {
+        let mut c = Cur {
+            s,
+            b: s.as_bytes(),
+            i: 0,
+        };
+        fn run<'a>(c: &mut Cur<'a>) -> R<Verdict<'a>> {
+            let mut tags = Vec::new();
+            c.skip();
+            while c.peek() == Some(b'[') {
+                tags.push(c.tag()?);
+                c.skip();
+            }
+            let c0 = c.peek();
+            if c0.is_some() && c.separator_at(c.i).is_none() {
+                c.body(0)?;
+            } else if tags.is_empty() {
+                return Err(Stop::Fail);
+            }
+            c.skip();
+            let mut separator = None;
+            if let Some(n) = c.separator_at(c.i) {
+                separator = Some((&c.s[c.i..c.i + n], c.i));
+                c.i += n;
+                c.skip();
+            }
+            if c.i != c.b.len() {
+                return Err(Stop::Fail);
+            }
+            Ok(Verdict::Accepted(tags, separator))
+        }
+        match run(&mut c) {
+            Ok(v) => v,
+            Err(Stop::Fail) => Verdict::Rejected,
+            Err(Stop::Deep) => Verdict::TooDeep,
+        }
+    }
+}
+
+/// Whether the hand-written reading of a game's text agrees with the pest grammar (both
+/// accept it, with the same tags and separator, or both reject it): for the tests.
+#[doc(hidden)]
+pub fn agrees_with_pest(game_text: &str) -> bool {
+    let pest = PdnGrammar::parse(Rule::GameText, game_text);
+    let fast_pest = PdnGrammar::parse(Rule::FastGame, game_text);
+    if pest.is_ok() != fast_pest.is_ok() {
+        return false;
+    }
+    match (fast::read(game_text), pest) {
+        (fast::Verdict::TooDeep, _) => true,
+        (fast::Verdict::Rejected, p) => p.is_err(),
+        (fast::Verdict::Accepted(tags, sep), Ok(pairs)) => {
+            let (ptags, psep) = tags_and_separator(pairs, 0);
+            let ptags: Vec<(&str, &str, usize)> =
+                ptags.iter().map(|t| (t.name, t.value, t.at)).collect();
+            ptags == tags && psep == sep
+        }
+        (fast::Verdict::Accepted(..), Err(_)) => false,
+    }
 }
