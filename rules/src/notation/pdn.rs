@@ -6,7 +6,9 @@
 //! tabs, several tags on one line, text before the first tag, a move number glued to its move
 //! (`1.32-28`), forfeits written `1. 1-0`. Errors that spoil one game (an unterminated comment
 //! or variation, a broken tag) are reported for that game; the rest of the file is still read
-//! when it can be.
+//! when it can be. Every deviation of a game from the PDN 3.0 grammar is a note on it
+//! ([`PdnNoteKind`], found by [`super::pdn_grammar::deviations`]); `strict` reading refuses
+//! such a file instead ([`super::pdn_grammar::check_file`]).
 
 /// One game of a PDN file, as text.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -426,7 +428,7 @@ impl PdnReader<'_> {
             .filter(|n| n.kind == PdnNoteKind::TagRepaired)
             .map(|n| n.line)
             .collect();
-        for d in super::pdn_grammar::deviations(self.text, &game) {
+        for d in super::pdn_grammar::deviations_in(self.text, &game) {
             if game.notes.len() >= MAX_NOTES {
                 break;
             }

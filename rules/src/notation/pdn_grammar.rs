@@ -13,8 +13,13 @@
 //! the text breaks and the tokens it expected there, with its line and column. pest was chosen
 //! over a parser-combinator crate (nom, winnow, chumsky) because the grammar then stays a
 //! grammar: one file that reads like the standard's EBNF, checked against it rule by rule,
-//! with error positions and expected-rule lists for free. It costs one parse of each game; on
-//! the real files of `tests/data/games/` that is a small part of judging them (docs/pdn.md).
+//! with error positions and expected-rule lists for free.
+//!
+//! Measured, a pest parse of every game made judging the real international files about a
+//! third slower (the tolerant reader checks every game), so a game is first read by a
+//! hand-written reading of the same grammar (`fast`), which only says whether the game is of
+//! the grammar and finds its tags and result; pest runs where that rejects a game, to say where
+//! and why. The tests check that the two agree.
 //!
 //! Beyond the grammar itself the checker applies what the standard states as part of the
 //! syntax of tag values and results:
@@ -92,7 +97,7 @@ pub fn check_file(text: &str) -> Result<(), PdnSyntaxError> {
     if covered == 0 || !body[covered..].trim().is_empty() {
         let span = covered..body.len();
         let line = 1 + body[..covered].bytes().filter(|&b| b == b'\n').count();
-        check_span(body, span, line, covered < body.len() || covered == 0)?;
+        check_span(body, span, line, true)?;
     }
     Ok(())
 }
@@ -102,9 +107,27 @@ pub fn check_file(text: &str) -> Result<(), PdnSyntaxError> {
 /// file's). A game that is not the last of the text must end with its `GameSeparator` (a result
 /// or `*`): the reader also ends a game where the next one's tags start, the grammar does not.
 pub fn check_game(text: &str, game: &PdnGame) -> Result<(), PdnSyntaxError> {
-    let body = strip_bom(text);
+    check_game_in(strip_bom(text), game)
+}
+
+/// [`check_game`] in the text after its byte-order mark.
+fn check_game_in(body: &str, game: &PdnGame) -> Result<(), PdnSyntaxError> {
+    if body.get(game.span.clone()).is_none() {
+        return Err(not_of_this_text());
+    }
     let last = game.span.end >= body.len();
     check_span(body, game.span.clone(), game.span_line, last)
+}
+
+/// The error for a game whose span is not in the text given.
+fn not_of_this_text() -> PdnSyntaxError {
+    PdnSyntaxError {
+        line: 1,
+        column: 1,
+        rule: "PdnFile".to_string(),
+        expected: Vec::new(),
+        found: "(a game read from another text)".to_string(),
+    }
 }
 
 fn strip_bom(text: &str) -> &str {
@@ -295,7 +318,7 @@ fn check_span(
 }
 
 /// A game's tags and separator, if its text (starting at `offset`) is of the grammar: read by
-/// hand ([`fast`]), or by pest's `FastGame` where variations nest deeper than that reads.
+/// hand (`fast`), or by pest's `FastGame` where variations nest deeper than that reads.
 #[allow(clippy::type_complexity)]
 fn read_game(slice: &str, offset: usize) -> Option<(Vec<Tag<'_>>, Option<(&str, usize)>)> {
     match fast::read(slice) {
@@ -415,7 +438,20 @@ pub const MAX_DEVIATIONS: usize = 12;
 /// the scan finds nothing but the grammar still rejects the game (a move number without its
 /// move, a tag after the move text...), the grammar's error is the one deviation.
 pub fn deviations(text: &str, game: &PdnGame) -> Vec<Deviation> {
-    let body = strip_bom(text);
+    deviations_in(strip_bom(text), game)
+}
+
+/// [`deviations`] in the text after its byte-order mark (as the reader holds it).
+pub(crate) fn deviations_in(body: &str, game: &PdnGame) -> Vec<Deviation> {
+    if body.get(game.span.clone()).is_none() {
+        let e = not_of_this_text();
+        return vec![Deviation {
+            kind: PdnNoteKind::NotInGrammar,
+            line: e.line,
+            column: e.column,
+            text: e.found,
+        }];
+    }
     let at = Locator {
         text: body,
         from: game.span.start,
@@ -433,7 +469,7 @@ pub fn deviations(text: &str, game: &PdnGame) -> Vec<Deviation> {
     }
     let mut out = scan(body, game, last, &at);
     if out.is_empty() {
-        let Err(strict) = check_game(text, game) else {
+        let Err(strict) = check_game_in(body, game) else {
             return out;
         };
         let kind = match strict.rule.as_str() {
@@ -700,7 +736,12 @@ fn scan(text: &str, game: &PdnGame, last: bool, at: &Locator) -> Vec<Deviation> 
             (Some(PdnNoteKind::NotInGrammar), j)
         };
         if let Some(kind) = kind {
-            push(&mut out, kind, pos, skip_to - pos);
+            // Dots glued to a move number (`2..`) are said at the number.
+            let from = match was_number {
+                Some(n) if c == b'.' && text[n..pos].trim_end().len() == pos - n => n,
+                _ => pos,
+            };
+            push(&mut out, kind, from, skip_to - from);
         }
         after_number = false;
         last_was_move = false;
