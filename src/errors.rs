@@ -53,6 +53,7 @@ pub enum ProblemCode {
     AmbiguousMove,
     TooManyMoves,
     TooManyGames,
+    PdnSyntax,
     // Games of a PDN file that cannot be judged (an entry's `error`, not a request's).
     InvalidGameText,
     UnsupportedVariant,
@@ -248,6 +249,25 @@ pub struct Problem {
     /// Wrong method: the methods the path accepts (also in the `Allow` header).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub allowed_methods: Option<Vec<String>>,
+    /// PDN syntax (`pdn-syntax`): the 1-based line of the first text the PDN 3.0 grammar
+    /// rejects.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = 3)]
+    pub line: Option<usize>,
+    /// PDN syntax: its 1-based column, in characters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = 8)]
+    pub column: Option<usize>,
+    /// PDN syntax: the production of the PDN 3.0 grammar it breaks (`PdnTag`, `GameMove`,
+    /// `Move`, `Variation`, `Game`, `PdnFile`, `Result`, `Fen`, `GameType`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "PdnTag")]
+    pub rule: Option<String>,
+    /// PDN syntax: what the grammar accepts there, by the standard's names (the results of the
+    /// game type for `Result`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!(["STRING"]))]
+    pub expected: Option<Vec<String>>,
 }
 
 /// An error answered with a problem document.
@@ -289,6 +309,10 @@ impl ApiError {
                 candidates: None,
                 limit: None,
                 allowed_methods: None,
+                line: None,
+                column: None,
+                rule: None,
+                expected: None,
             }),
             allow: None,
             retry_after: None,
@@ -386,6 +410,22 @@ impl ApiError {
                 "the request's time ran out and its engine work was stopped",
             ),
         }
+    }
+
+    /// 422 `pdn-syntax`: a PDN text that `strict` reading refuses, at the first place the PDN
+    /// 3.0 grammar rejects.
+    pub fn pdn_syntax(err: &arbiter_rules::notation::pdn_grammar::PdnSyntaxError) -> Self {
+        let mut e = ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            ProblemCode::PdnSyntax,
+            "Not PDN 3.0",
+            err.to_string(),
+        );
+        e.problem.line = Some(err.line);
+        e.problem.column = Some(err.column);
+        e.problem.rule = Some(err.rule.clone());
+        e.problem.expected = Some(err.expected.clone());
+        e
     }
 
     /// 503 with `Retry-After`: every engine slot is busy; the request was not started.

@@ -75,6 +75,10 @@ enum Command {
         /// set from the judgement, illegal moves and the readings a record needed in comments.
         #[arg(long)]
         pdn: bool,
+        /// Refuse a file that is not PDN 3.0 as the standard's grammar writes it: print where
+        /// it first breaks the grammar and exit with code 1.
+        #[arg(long)]
+        strict: bool,
     },
     /// Print the OpenAPI document (pretty JSON).
     Openapi,
@@ -119,12 +123,13 @@ fn main() -> ExitCode {
             max_games,
             result_convention,
             pdn,
+            strict,
         } => judge(
             &file,
             variant.as_deref(),
             max_games,
             &result_convention,
-            pdn,
+            (pdn, strict),
         ),
         Command::Openapi => {
             emit(&arbiter::openapi::document_json());
@@ -239,7 +244,7 @@ fn judge(
     variant: Option<&str>,
     max_games: usize,
     convention: &str,
-    pdn: bool,
+    (pdn, strict): (bool, bool),
 ) -> Result<(), Failure> {
     use arbiter_rules::adjudication::{ReadOptions, ResultConvention};
     use std::io::Read;
@@ -257,6 +262,10 @@ fn judge(
     };
     read.map_err(|e| usage(format!("cannot read {file}: {e}")))?;
     let text = arbiter::api::pdn::decode_pdn(&bytes);
+    if strict {
+        arbiter::api::pdn::check_strict(&text, &arbiter_rules::Budget::unlimited())
+            .map_err(|e| Failure(format!("{file}: {}", e.problem().detail), 1))?;
+    }
     let answer = arbiter::api::pdn::judge_pdn_text(
         &text,
         explicit,

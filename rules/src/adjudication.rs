@@ -4,7 +4,7 @@
 use crate::budget::Budget;
 use crate::budget::GenError;
 use crate::catalogue::{choose_variant, VariantChoice};
-use crate::notation::pdn::{PdnGame, PdnNoteKind};
+use crate::notation::pdn::PdnGame;
 use crate::outcome::{Judgement, Reason, Verdict};
 use crate::position::{Color, Position};
 use crate::records::{read_record, RecordOptions, RecordWarning, WarningKind, MAX_LINES};
@@ -476,21 +476,7 @@ pub fn judge_pdn_game(
     let declared = game.declared_result().map(str::to_string);
     let convention = options.convention;
     let agreement = check_declared_with(variant, &judgement, declared.as_deref(), convention);
-    let mut warnings: Vec<RecordWarning> = game
-        .notes
-        .iter()
-        .map(|n| match n.kind {
-            PdnNoteKind::TagRepaired => RecordWarning::game(
-                WarningKind::TagRepaired,
-                n.text.clone(),
-                format!(
-                    "line {}: a tag line without its opening '[' or its closing quote, read as \
-                     a tag",
-                    n.line
-                ),
-            ),
-        })
-        .collect();
+    let mut warnings: Vec<RecordWarning> = game.notes.iter().map(RecordWarning::from).collect();
     if game.placeholders > 0 {
         warnings.push(RecordWarning::game(
             WarningKind::UnknownMoves,

@@ -28,6 +28,7 @@
 use crate::budget::Budget;
 use crate::budget::GenError;
 use crate::notation::movetext::{parse_squares, DescribedMove, MoveError};
+use crate::notation::pdn::{PdnNote, PdnNoteKind};
 use crate::outcome::{end_state, IllegalMove, Judgement, Status, Tracker, Verdict};
 use crate::position::{Color, Position};
 use crate::variant::Variant;
@@ -74,10 +75,26 @@ pub enum WarningKind {
     /// The moves decide the game against the declared result, which would agree under the
     /// other result convention.
     ResultConvention,
+    /// A comment inside a comment (PDN 3.0 grammar).
+    NestedComment,
+    /// A tag that is not `[Name "value"]` (PDN 3.0 grammar).
+    MalformedTag,
+    /// A FEN tag that does not follow the standard's FEN grammar.
+    InvalidFen,
+    /// A GameType tag that does not follow the standard's expression.
+    InvalidGameType,
+    /// A result outside the standard's set for the game type.
+    NonStandardResult,
+    /// A move number the grammar does not allow, or one without its move.
+    MalformedMoveNumber,
+    /// A move the grammar does not allow.
+    MalformedMove,
+    /// Anything else the PDN 3.0 grammar does not allow.
+    NotInGrammar,
 }
 
 impl WarningKind {
-    pub const ALL: [WarningKind; 13] = [
+    pub const ALL: [WarningKind; 21] = [
         WarningKind::AmbiguousMoveResolved,
         WarningKind::AmbiguousMoveUnresolved,
         WarningKind::VerdictWouldDiffer,
@@ -91,6 +108,14 @@ impl WarningKind {
         WarningKind::UnknownMoves,
         WarningKind::ResultTagConflict,
         WarningKind::ResultConvention,
+        WarningKind::NestedComment,
+        WarningKind::MalformedTag,
+        WarningKind::InvalidFen,
+        WarningKind::InvalidGameType,
+        WarningKind::NonStandardResult,
+        WarningKind::MalformedMoveNumber,
+        WarningKind::MalformedMove,
+        WarningKind::NotInGrammar,
     ];
 
     /// The stable code.
@@ -109,7 +134,67 @@ impl WarningKind {
             WarningKind::UnknownMoves => "unknown-moves",
             WarningKind::ResultTagConflict => "result-tag-conflict",
             WarningKind::ResultConvention => "result-convention",
+            WarningKind::NestedComment => "nested-comment",
+            WarningKind::MalformedTag => "malformed-tag",
+            WarningKind::InvalidFen => "invalid-fen",
+            WarningKind::InvalidGameType => "invalid-game-type",
+            WarningKind::NonStandardResult => "non-standard-result",
+            WarningKind::MalformedMoveNumber => "malformed-move-number",
+            WarningKind::MalformedMove => "malformed-move",
+            WarningKind::NotInGrammar => "not-in-grammar",
         }
+    }
+}
+
+impl From<&PdnNote> for RecordWarning {
+    /// A note of the PDN reader as a warning on the game as a whole; the detail starts with
+    /// the note's line and column.
+    fn from(n: &PdnNote) -> RecordWarning {
+        let (kind, what) = match n.kind {
+            PdnNoteKind::TagRepaired => (
+                WarningKind::TagRepaired,
+                "a tag line without its opening '[' or its closing quote, read as a tag",
+            ),
+            PdnNoteKind::NestedComment => (
+                WarningKind::NestedComment,
+                "a comment inside a comment: PDN 3.0 comments end at the first '}'",
+            ),
+            PdnNoteKind::MalformedTag => (
+                WarningKind::MalformedTag,
+                "a tag that is not [Name \"value\"] (PDN 3.0 PdnTag)",
+            ),
+            PdnNoteKind::InvalidFen => (
+                WarningKind::InvalidFen,
+                "the FEN tag does not follow the PDN 3.0 FEN grammar",
+            ),
+            PdnNoteKind::InvalidGameType => (
+                WarningKind::InvalidGameType,
+                "the GameType tag does not follow the PDN 3.0 GameType expression",
+            ),
+            PdnNoteKind::NonStandardResult => (
+                WarningKind::NonStandardResult,
+                "a result outside the PDN 3.0 results of the game type",
+            ),
+            PdnNoteKind::MalformedMoveNumber => (
+                WarningKind::MalformedMoveNumber,
+                "a move number that is not digits and '.' or '...', or without its move \
+                 (PDN 3.0 MOVENUMBER, GameMove)",
+            ),
+            PdnNoteKind::MalformedMove => (
+                WarningKind::MalformedMove,
+                "a move that is no move of the PDN 3.0 grammar",
+            ),
+            PdnNoteKind::NotInGrammar => (
+                WarningKind::NotInGrammar,
+                "text the PDN 3.0 grammar does not allow here",
+            ),
+        };
+        let at = if n.kind == PdnNoteKind::TagRepaired {
+            format!("line {}", n.line)
+        } else {
+            format!("line {}, column {}", n.line, n.column)
+        };
+        RecordWarning::game(kind, n.text.clone(), format!("{at}: {what}"))
     }
 }
 

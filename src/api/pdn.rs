@@ -66,6 +66,11 @@ pub struct PdnQuery {
     /// needed marked in a comment.
     #[param(example = false)]
     pub include_pdn: Option<bool>,
+    /// Refuse a file that is not PDN 3.0 as the standard's grammar writes it (422 `pdn-syntax`,
+    /// with the `line`, `column` and `rule` of its first fault). Without it every deviation
+    /// is a warning on its game and the file is read as far as it can be.
+    #[param(example = false)]
+    pub strict: Option<bool>,
 }
 
 /// The JSON form of a PDN request.
@@ -89,6 +94,10 @@ pub struct PdnRequest {
     /// parameter, which wins over it).
     #[schema(example = false)]
     pub include_pdn: Option<bool>,
+    /// Refuse a file that is not PDN 3.0 (see the `strict` query parameter, which wins over
+    /// it).
+    #[schema(example = false)]
+    pub strict: Option<bool>,
 }
 
 /// Whether a game was judged.
@@ -451,6 +460,16 @@ pub fn judge_pdn_text(
     })
 }
 
+/// `strict` reading: the text must be PDN 3.0 as the standard's grammar writes it
+/// (`arbiter_rules::notation::pdn_grammar`), else the 422 `pdn-syntax` problem for its first
+/// fault. Checking is charged to the budget like reading.
+pub fn check_strict(text: &str, budget: &Budget) -> Result<(), ApiError> {
+    budget
+        .charge(text.len() as u64 / BYTES_PER_UNIT)
+        .map_err(|e| ApiError::engine(&e))?;
+    arbiter_rules::notation::pdn_grammar::check_file(text).map_err(|e| ApiError::pdn_syntax(&e))
+}
+
 /// Decodes a PDN body: UTF-8 when it is valid UTF-8, else ISO-8859-1 (every byte one char),
 /// as older PDN files are written.
 pub fn decode_pdn(bytes: &[u8]) -> String {
@@ -516,7 +535,7 @@ fn is_pdn_text(essence: &str) -> bool {
         (status = 404, description = "Unknown variant (the problem lists the known ids)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body larger than 1 MiB", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body neither PDN text nor JSON, or with a Content-Encoding other than gzip, deflate, br or zstd", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "More than 200 games (`too-many-games`), or more engine work than the budget of a file (`budget-exceeded`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "More than 200 games (`too-many-games`), more engine work than the budget of a file (`budget-exceeded`), or with `strict`, a file that is not PDN 3.0 (`pdn-syntax`, with `line`, `column`, `rule`, `expected`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "Every engine slot of the replica is busy (`overloaded`, with a `Retry-After` header; nothing was started), or the request timed out (`request-timeout`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -567,11 +586,17 @@ pub async fn judge_pdn(
             "the request body is missing; send the PDN text (text/plain) or JSON {\"pdn\": ...}",
         ));
     }
-    let (text, body_variant, body_convention, body_pdn) = if is_json(&essence) {
+    let (text, body_variant, body_convention, body_pdn, body_strict) = if is_json(&essence) {
         let r: PdnRequest = super::parse_json_object(&bytes)?;
-        (r.pdn, r.variant, r.result_convention, r.include_pdn)
+        (
+            r.pdn,
+            r.variant,
+            r.result_convention,
+            r.include_pdn,
+            r.strict,
+        )
     } else {
-        (decode_pdn(&bytes), None, None, None)
+        (decode_pdn(&bytes), None, None, None, None)
     };
     let query = query.into_inner();
     let options = ReadOptions {
@@ -583,12 +608,16 @@ pub async fn judge_pdn(
         ..ReadOptions::default()
     };
     let include_pdn = query.include_pdn.or(body_pdn).unwrap_or(false);
+    let strict = query.strict.or(body_strict).unwrap_or(false);
     let explicit = match query.variant.or(body_variant) {
         Some(id) => Some(find_variant(&id)?),
         None => None,
     };
     let answer = engine
         .run(Work::PdnFile, move |b| {
+            if strict {
+                check_strict(&text, b)?;
+            }
             judge_pdn_text(&text, explicit, MAX_GAMES, options, include_pdn, b)
         })
         .await?;

@@ -520,17 +520,40 @@ async fn record_repairs_are_warnings_on_the_game() {
     let g = body["games"].as_array().unwrap();
     assert!(g.iter().all(|g| g["outcome"] == "judged"), "{body}");
     assert!(g.iter().all(|g| g["verdict"] != "invalid"), "{body}");
+    // The record reader's repairs; the deviations from the PDN 3.0 grammar apart.
+    let grammar = |c: &str| GRAMMAR_CODES.contains(&c);
     let codes = |i: usize| -> Vec<String> {
         g[i]["warnings"]
             .as_array()
             .unwrap()
             .iter()
             .map(|w| w["code"].as_str().unwrap().to_string())
+            .filter(|c| !grammar(c))
             .collect()
+    };
+    let grammar_codes = |i: usize| -> Vec<String> {
+        g[i]["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["code"].as_str().unwrap().to_string())
+            .filter(|c| grammar(c))
+            .collect()
+    };
+    let warning = |i: usize, code: &str| -> Value {
+        g[i]["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|w| w["code"] == code)
+            .cloned()
+            .unwrap_or(Value::Null)
     };
 
     assert_eq!(codes(0), ["text-after-move"]);
-    let w = &g[0]["warnings"][0];
+    // The glued text is no PDN 3.0 token either.
+    assert_eq!(grammar_codes(0), ["not-in-grammar"]);
+    let w = &warning(0, "text-after-move");
     assert_eq!(w["ply"], 3);
     assert_eq!(w["text"], "8-11Redoversteppedthetimecontrolonthismove.");
     assert_eq!(w["reading"], "8-11");
@@ -538,7 +561,7 @@ async fn record_repairs_are_warnings_on_the_game() {
     assert_eq!(g[0]["plies"], 3);
 
     assert_eq!(codes(1), ["ambiguous-move-unresolved"]);
-    let w = &g[1]["warnings"][0];
+    let w = &warning(1, "ambiguous-move-unresolved");
     assert_eq!(w["ply"], 1);
     assert_eq!(w["alternatives"].as_array().unwrap().len(), 1);
     assert_eq!(w["verdict_differs"], false);
@@ -551,7 +574,8 @@ async fn record_repairs_are_warnings_on_the_game() {
     assert_eq!(g[2]["final_position"], pos);
 
     assert_eq!(codes(3), ["not-a-move"]);
-    assert_eq!(g[3]["warnings"][0]["text"], "9n");
+    assert_eq!(warning(3, "not-a-move")["text"], "9n");
+    assert_eq!(grammar_codes(3), ["malformed-move-number"]);
     assert_eq!(g[3]["plies"], 3);
 }
 
@@ -1002,4 +1026,159 @@ fn documented_game_types_are_the_catalogues() {
     assert_eq!(documented, catalogue);
     let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(words.contains("99, a game from a set-up position, is international"));
+}
+
+/// The warning codes of the deviations from the PDN 3.0 grammar (docs/pdn.md).
+const GRAMMAR_CODES: [&str; 8] = [
+    "nested-comment",
+    "malformed-tag",
+    "invalid-fen",
+    "invalid-game-type",
+    "non-standard-result",
+    "malformed-move-number",
+    "malformed-move",
+    "not-in-grammar",
+];
+
+/// A game with a comment nested in a comment, a Russian result written with a colon and a
+/// malformed move number: each a deviation from the PDN 3.0 grammar.
+const NOT_PDN_3: &str = "[Event \"Club\"]\n[GameType \"20\"]\n\
+                         1. 32-28 { nested { comment } } 19-23 2.. 28x19 14x23 2:0\n";
+
+#[tokio::test]
+async fn strict_reading_refuses_what_the_pdn_3_grammar_rejects() {
+    let app = spawn_app().await;
+    // Query parameter, text body: the first fault, where and under which rule.
+    let res = app
+        .post_raw(
+            &format!("{PATH}?strict=true"),
+            Some("text/plain"),
+            NOT_PDN_3.as_bytes().to_vec(),
+        )
+        .await;
+    let p = problem(res, 422, "pdn-syntax").await;
+    assert_eq!(p["line"], 3, "{p}");
+    assert_eq!(p["column"], 31, "{p}");
+    assert_eq!(p["rule"], "Game", "{p}");
+    let expected = p["expected"].as_array().unwrap();
+    assert!(expected.contains(&json!("GameSeparator")), "{p}");
+    assert!(expected.contains(&json!("COMMENT")), "{p}");
+    assert!(
+        p["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("line 3, column 31: '}'"),
+        "{p}"
+    );
+    // JSON body member; a tag that is not [Name "value"].
+    let res = app
+        .post_json(
+            PATH,
+            &json!({"pdn": "[Round 17]\n1. 32-28 *\n", "strict": true}),
+        )
+        .await;
+    let p = problem(res, 422, "pdn-syntax").await;
+    assert_eq!(
+        (&p["line"], &p["column"], &p["rule"]),
+        (&json!(1), &json!(8), &json!("PdnTag"))
+    );
+    assert_eq!(p["expected"], json!(["STRING"]));
+    // A result outside the game type's set; a FEN tag outside the FEN grammar.
+    for (text, line, column, rule) in [
+        ("[GameType \"20\"]\n1. 32-28 1-0\n", 2, 10, "Result"),
+        ("[FEN \"W:W31-50:B1-20:H0\"]\n1. 32-28 *\n", 1, 22, "Fen"),
+    ] {
+        let res = app
+            .post_raw(
+                &format!("{PATH}?strict=true"),
+                Some("text/plain"),
+                text.as_bytes().to_vec(),
+            )
+            .await;
+        let p = problem(res, 422, "pdn-syntax").await;
+        assert_eq!(
+            (&p["line"], &p["column"], &p["rule"]),
+            (&json!(line), &json!(column), &json!(rule)),
+            "{text}: {p}"
+        );
+    }
+    // The query parameter wins over the JSON member; a conforming file is judged as before.
+    let res = app
+        .post_json(
+            &format!("{PATH}?strict=false"),
+            &json!({"pdn": NOT_PDN_3, "strict": true}),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let body = judge_text(&app, "?strict=true", data("mixed.pdn")).await;
+    assert_eq!(body["summary"]["judged"], 7, "{body}");
+}
+
+#[tokio::test]
+async fn tolerant_reading_warns_of_every_deviation_from_the_grammar() {
+    let app = spawn_app().await;
+    let body = judge_text(&app, "", NOT_PDN_3.as_bytes().to_vec()).await;
+    let g = &body["games"][0];
+    assert_eq!(g["outcome"], "judged", "{g}");
+    assert_eq!(g["plies"], 4, "{g}");
+    let warnings: Vec<(&str, &str)> = g["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w["code"].as_str().unwrap(), w["detail"].as_str().unwrap()))
+        .collect();
+    let grammar: Vec<(&str, &str)> = warnings
+        .iter()
+        .filter(|(c, _)| {
+            matches!(
+                *c,
+                "nested-comment" | "malformed-move-number" | "non-standard-result"
+            )
+        })
+        .copied()
+        .collect();
+    assert_eq!(grammar.len(), 3, "{warnings:?}");
+    assert_eq!(grammar[0].0, "nested-comment");
+    assert!(
+        grammar[0].1.starts_with("line 3, column 10: "),
+        "{grammar:?}"
+    );
+    assert_eq!(grammar[1].0, "malformed-move-number");
+    assert!(
+        grammar[1].1.starts_with("line 3, column 39: "),
+        "{grammar:?}"
+    );
+    assert_eq!(grammar[2].0, "non-standard-result");
+    assert!(
+        grammar[2].1.starts_with("line 3, column 55: "),
+        "{grammar:?}"
+    );
+    // A conforming file: no grammar warning.
+    let body = judge_text(
+        &app,
+        "",
+        b"[GameType \"20\"]\n1. 32-28 19-23 2-0\n".to_vec(),
+    )
+    .await;
+    assert_eq!(body["games"][0]["warnings"], json!([]), "{body}");
+}
+
+#[test]
+fn the_cli_strict_flag_refuses_what_the_grammar_rejects() {
+    let out = arbiter(&["judge", "--strict", "-"], Some(NOT_PDN_3.as_bytes()));
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 3, column 31"), "{err}");
+    assert!(err.contains("rule Game"), "{err}");
+    // Without it the file is judged, with the deviations as warnings.
+    let out = arbiter(&["judge", "-"], Some(NOT_PDN_3.as_bytes()));
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = v["games"][0]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["code"].as_str().unwrap())
+        .collect();
+    assert!(codes.contains(&"nested-comment"), "{codes:?}");
 }

@@ -3,5 +3,6 @@
 pub mod fen;
 pub mod movetext;
 pub mod pdn;
+pub mod pdn_grammar;
 pub mod squares;
 pub mod violation;

@@ -6,7 +6,9 @@
 //! tabs, several tags on one line, text before the first tag, a move number glued to its move
 //! (`1.32-28`), forfeits written `1. 1-0`. Errors that spoil one game (an unterminated comment
 //! or variation, a broken tag) are reported for that game; the rest of the file is still read
-//! when it can be.
+//! when it can be. Every deviation of a game from the PDN 3.0 grammar is a note on it
+//! ([`PdnNoteKind`], found by [`super::pdn_grammar::deviations`]); `strict` reading refuses
+//! such a file instead ([`super::pdn_grammar::check_file`]).
 
 /// One game of a PDN file, as text.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -27,17 +29,26 @@ pub struct PdnGame {
     pub notes: Vec<PdnNote>,
     /// Placeholders `-` written where the moves are unknown (`1. - - 2. - -`).
     pub placeholders: usize,
+    /// The bytes of the text read as this game (after a byte-order mark): from the end of the
+    /// previous game (its terminator, or where its text stopped) to this one's end, so the
+    /// games of a text cover it; what [`super::pdn_grammar::check_game`] checks.
+    pub span: std::ops::Range<usize>,
+    /// The 1-based line where `span` starts.
+    pub span_line: usize,
 }
 
 /// Most notes kept per game.
 pub const MAX_NOTES: usize = 16;
 
-/// Something the reader repaired in a game's text, so that it could read it.
+/// Something the reader repaired in a game's text so that it could read it, or found there that
+/// the PDN 3.0 grammar does not allow ([`super::pdn_grammar::deviations`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PdnNote {
     pub kind: PdnNoteKind,
     /// 1-based line.
     pub line: usize,
+    /// 1-based column (in characters).
+    pub column: usize,
     /// The text concerned (cut to 80 characters).
     pub text: String,
 }
@@ -48,6 +59,27 @@ pub enum PdnNoteKind {
     /// A tag line that lacks its opening `[` (`Event "..."]` at the start of a line) or the
     /// closing quote of its value (`[Round "11.1]`), read as a tag.
     TagRepaired,
+    // The deviations from the PDN 3.0 grammar ([`super::pdn_grammar`]).
+    /// A comment inside a comment (`{a {b} c}`): the grammar's comment ends at the first `}`.
+    NestedComment,
+    /// A tag that is not `[Name "value"]` (no quotes, a name that does not start with a capital
+    /// letter, a missing bracket or quote).
+    MalformedTag,
+    /// A `FEN` tag whose value does not follow the standard's FEN grammar.
+    InvalidFen,
+    /// A `GameType` tag whose value does not follow the standard's expression.
+    InvalidGameType,
+    /// A result (game terminator or `Result` tag) outside the standard's set for the game type
+    /// (`1:0`, `4-6`, `2-0` in English draughts, a lone `-`).
+    NonStandardResult,
+    /// A move number that is not digits and one or three dots, or that no move follows
+    /// (`9n`, `1..`, `1. 1-0`).
+    MalformedMoveNumber,
+    /// A move that is no move of the grammar (`3228`, `33-`, `1-100`).
+    MalformedMove,
+    /// Anything else the grammar does not allow where it stands: a `;` comment, text outside
+    /// comments, a stray bracket, a game without a result or `*` before the next game's tags.
+    NotInGrammar,
 }
 
 /// A move of the move text.
@@ -143,6 +175,14 @@ impl<'a> PdnReader<'a> {
         }
     }
 
+    /// A reader that keeps nothing of the games but where they are ([`PdnGame::span`]) and how
+    /// they end.
+    pub(crate) fn skimming(text: &'a str) -> PdnReader<'a> {
+        let mut r = PdnReader::new(text, PdnLimits::default());
+        r.skim = true;
+        r
+    }
+
     /// The number of games of a text, found without keeping any of them: the bound on the
     /// number of games of a request is checked with this before anything is built.
     pub fn count_games(text: &str) -> usize {
@@ -218,6 +258,7 @@ impl<'a> PdnReader<'a> {
                     cur.notes.push(PdnNote {
                         kind: PdnNoteKind::TagRepaired,
                         line,
+                        column: 1,
                         text: body.trim().chars().take(80).collect(),
                     });
                 }
@@ -330,6 +371,8 @@ impl Iterator for PdnReader<'_> {
         let bytes = self.text.as_bytes();
         let len = bytes.len();
         let mut g = GameState::default();
+        g.game.span = self.i..self.i;
+        g.game.span_line = self.line;
         while self.i < len {
             let i = self.i;
             let c = bytes[i];
@@ -365,10 +408,42 @@ impl Iterator for PdnReader<'_> {
                 _ => self.read_token(i, &mut g),
             };
             if let Step::Done = step {
-                return Some(g.game);
+                return Some(self.finish(g.game));
             }
         }
-        (!g.game.is_empty() || g.tagged).then_some(g.game)
+        (!g.game.is_empty() || g.tagged).then(|| self.finish(g.game))
+    }
+}
+
+impl PdnReader<'_> {
+    /// Ends a game where the reader stands, and notes its deviations from the grammar.
+    fn finish(&self, mut game: PdnGame) -> PdnGame {
+        game.span.end = self.i.min(self.text.len());
+        if self.skim {
+            return game;
+        }
+        let repaired: Vec<usize> = game
+            .notes
+            .iter()
+            .filter(|n| n.kind == PdnNoteKind::TagRepaired)
+            .map(|n| n.line)
+            .collect();
+        for d in super::pdn_grammar::deviations_in(self.text, &game) {
+            if game.notes.len() >= MAX_NOTES {
+                break;
+            }
+            // A broken tag the reader repaired is said once, by its repair.
+            if d.kind == PdnNoteKind::MalformedTag && repaired.contains(&d.line) {
+                continue;
+            }
+            game.notes.push(PdnNote {
+                kind: d.kind,
+                line: d.line,
+                column: d.column,
+                text: d.text,
+            });
+        }
+        game
     }
 }
 
