@@ -4,7 +4,7 @@
 //! in every published table.
 //!
 //! Every count is charged to a [`Budget`] and stopped by it ([`Budget::unlimited`] for no
-//! bound): the general generator charges what a generation costs (one unit for the position,
+//! bound, which the narrow generator then does not charge at all): the general generator charges what a generation costs (one unit for the position,
 //! one per capture-search step, one per move made), the narrow one one unit per position whose
 //! moves it makes or counts plus one per capture-search step, since it builds no move at the
 //! last ply.

@@ -124,34 +124,47 @@ impl<
     }
 
     /// Leaves `buffers.len()` plies below `p` (one move buffer per ply), charged to the
-    /// budget.
-    pub(super) fn walk(
+    /// budget when `CHARGED` (an unlimited budget without a cancellation flag is not: its
+    /// walk is the unbudgeted count, check for check).
+    pub(super) fn walk<const CHARGED: bool>(
         &self,
         p: &Pos<S>,
         buffers: &mut [Vec<NarrowMove<S>>],
     ) -> Result<u64, GenError> {
         let before = self.spent.get();
+        // A search stopped by a bound lowered to the budget is the budget's (charged walks
+        // only: an unlimited budget never lowers the bound).
+        let stopped = |e| {
+            if CHARGED {
+                self.stopped(e, self.spent.get() - before)
+            } else {
+                e
+            }
+        };
         let (buf, rest) = buffers.split_first_mut().expect("one buffer per ply");
         if rest.is_empty() {
-            let n = self
-                .count(p, buf)
-                .map_err(|e| self.stopped(e, self.spent.get() - before))?;
-            self.charge(1 + self.spent.get() - before)?;
+            let n = self.count(p, buf).map_err(stopped)?;
+            if CHARGED {
+                self.charge(1 + self.spent.get() - before)?;
+            }
             return Ok(n);
         }
-        self.moves(p, buf)
-            .map_err(|e| self.stopped(e, self.spent.get() - before))?;
+        self.moves(p, buf).map_err(stopped)?;
         let mut total = 0;
         if rest.len() == 1 {
             // The last ply before the leaves: count each child at once, and charge the
             // position and its children together, stopping early only if their capture
             // searches alone spend what the budget has left.
             let scratch = &mut rest[0];
+            if !CHARGED {
+                for m in buf.iter() {
+                    total += self.count(&play(p, m), scratch)?;
+                }
+                return Ok(total);
+            }
             let stop = before.saturating_add(self.budget.left());
             for m in buf.iter() {
-                total += self
-                    .count(&play(p, m), scratch)
-                    .map_err(|e| self.stopped(e, self.spent.get() - before))?;
+                total += self.count(&play(p, m), scratch).map_err(stopped)?;
                 if self.spent.get() > stop {
                     break;
                 }
@@ -159,9 +172,11 @@ impl<
             self.charge(1 + buf.len() as u64 + self.spent.get() - before)?;
             return Ok(total);
         }
-        self.charge(1 + self.spent.get() - before)?;
+        if CHARGED {
+            self.charge(1 + self.spent.get() - before)?;
+        }
         for m in buf.iter() {
-            total += self.walk(&play(p, m), rest)?;
+            total += self.walk::<CHARGED>(&play(p, m), rest)?;
         }
         Ok(total)
     }
@@ -184,9 +199,19 @@ pub(super) fn perft_on<S: CellSet>(
     macro_rules! go {
         ($imm:literal, $fly:literal, $behind:literal) => {
             if t.slots == 4 {
-                Walk::<S, $imm, $fly, $behind, 4>::new(t, budget).walk(&p, &mut buffers)
+                let w = Walk::<S, $imm, $fly, $behind, 4>::new(t, budget);
+                if budget.is_unlimited() {
+                    w.walk::<false>(&p, &mut buffers)
+                } else {
+                    w.walk::<true>(&p, &mut buffers)
+                }
             } else {
-                Walk::<S, $imm, $fly, $behind, 8>::new(t, budget).walk(&p, &mut buffers)
+                let w = Walk::<S, $imm, $fly, $behind, 8>::new(t, budget);
+                if budget.is_unlimited() {
+                    w.walk::<false>(&p, &mut buffers)
+                } else {
+                    w.walk::<true>(&p, &mut buffers)
+                }
             }
         };
     }
