@@ -25,9 +25,10 @@ use arbiter_rules::Budget;
 
 use crate::errors::{ApiError, ProblemCode};
 
-/// Default work budget of a `/moves`, `/play` or `/judge` request, in work units (about half a
-/// second of CPU). The heaviest real game of the test archives needs under 1 % of it; the
-/// heaviest legal position we know (22 flying kings on a Frisian board) needs 6.2 million.
+/// Default work budget of a `/moves`, `/play`, `/judge` or `/perft` request, in work units
+/// (about half a second of CPU). The heaviest real game of the test archives needs under 1 % of
+/// it; the heaviest legal position we know (22 flying kings on a Frisian board) needs 6.2
+/// million; perft reaches depth 8 of International from the start.
 pub const DEFAULT_WORK_BUDGET: u64 = 10_000_000;
 /// Default work budget of a `/v1/judge/pdn` request (up to 200 games), in work units (one to
 /// two seconds of CPU). The heaviest 200 real games of the test archives need under a tenth of
@@ -47,7 +48,7 @@ pub const RETRY_AFTER_SECS: u64 = 1;
 pub struct EngineConfig {
     /// Engine jobs running at once (the pool's threads); more are refused 503 `overloaded`.
     pub max_jobs: usize,
-    /// Budget of a `/moves`, `/play` or `/judge` request, in work units.
+    /// Budget of a `/moves`, `/play`, `/judge` or `/perft` request, in work units.
     pub work_budget: u64,
     /// Budget of a `/v1/judge/pdn` request, in work units.
     pub pdn_work_budget: u64,
@@ -74,7 +75,7 @@ pub fn default_max_jobs() -> usize {
 /// Which budget a request gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Work {
-    /// `/moves`, `/play`, `/judge`.
+    /// `/moves`, `/play`, `/judge`, `/perft`.
     Request,
     /// `/v1/judge/pdn`.
     PdnFile,

@@ -268,6 +268,11 @@ pub struct Problem {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = json!(["STRING"]))]
     pub expected: Option<Vec<String>>,
+    /// Perft over its budget (`budget-exceeded`): the deepest depth the budget reaches from
+    /// the position; the same request at this depth is answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = 8)]
+    pub reachable_depth: Option<u32>,
 }
 
 /// An error answered with a problem document.
@@ -313,6 +318,7 @@ impl ApiError {
                 column: None,
                 rule: None,
                 expected: None,
+                reachable_depth: None,
             }),
             allow: None,
             retry_after: None,
@@ -441,6 +447,22 @@ impl ApiError {
         );
         e.problem.limit = Some(max_jobs as u64);
         e.retry_after = Some(retry_after_secs);
+        e
+    }
+
+    /// Perft over its budget: the `budget-exceeded` problem of `err`, with the deepest depth
+    /// the budget reaches (`reachable_depth`) and a detail that says it.
+    pub fn perft_over_budget(err: &GenError, depth: u32, reachable: u32) -> Self {
+        let mut e = ApiError::engine(err);
+        if e.problem.code == ProblemCode::BudgetExceeded {
+            e.problem.detail = format!(
+                "{err}: perft to depth {depth} needs more; from this position the budget \
+                 reaches depth {reachable}, and a request for depth {reachable} or less is \
+                 answered (the bound is the same on every replica, so retrying does not help)"
+            );
+            e.problem.field = Some("depth".to_string());
+            e.problem.reachable_depth = Some(reachable);
+        }
         e
     }
 

@@ -36,12 +36,14 @@ enum Command {
         /// FEN of the position (default: the start position).
         #[arg(long)]
         fen: Option<String>,
-        /// One line per first move with its count, then the total.
+        /// One line per first move with its count (in the order and notation of `moves`), then
+        /// the total.
         #[arg(long)]
         divide: bool,
         /// Count every capture route separately ("keep duplicates" convention); by default
-        /// routes with the same start, end and captured set are one move ("drop").
-        #[arg(long, conflicts_with = "divide")]
+        /// routes with the same start, end and captured set are one move ("drop"). With
+        /// `--divide`, a move's count is its routes times the count below it.
+        #[arg(long)]
         keep: bool,
         /// End with a JSON line {"variant","depth","nodes","seconds","leaves_per_second"}.
         #[arg(long)]
@@ -179,33 +181,33 @@ fn perft(
         None => v.start(),
     };
     let limit = |e: arbiter_rules::GenError| usage(e.to_string());
+    let routes = if keep {
+        arbiter_rules::Routes::Each
+    } else {
+        arbiter_rules::Routes::Merged
+    };
+    let unlimited = arbiter_rules::Budget::unlimited();
     let started = Instant::now();
     let nodes = if divide {
-        let described = v
-            .describe_moves(&pos, &arbiter_rules::Budget::unlimited())
-            .map_err(limit)?;
-        let split = arbiter_rules::divide(v, &pos, depth).map_err(limit)?;
-        let mut total = 0;
-        for (m, n) in split {
-            let name = described
-                .iter()
-                .find(|d| d.mv == m)
-                .map(|d| d.notation.clone())
-                .unwrap_or_else(|| {
-                    format!(
-                        "{}-{}",
-                        v.square_name(m.from as usize),
-                        v.square_name(m.to as usize)
-                    )
-                });
-            emit(&format!("{name}: {n}"));
-            total += n;
+        // The split of the HTTP answer: the moves in the order and notation of `/moves`.
+        let names = v.list_moves(&pos, &unlimited).map_err(limit)?;
+        let split =
+            arbiter_rules::divide_with(v, &pos, depth, routes, &unlimited).map_err(limit)?;
+        let named = arbiter::api::perft::name_divide(v, depth, &split, &names, routes)
+            .map_err(|e| Failure(e.problem().detail.clone(), 1))?;
+        for m in &named {
+            match m.routes {
+                Some(n) if n > 1 => emit(&format!("{}: {} ({n} routes)", m.notation, m.nodes)),
+                _ => emit(&format!("{}: {}", m.notation, m.nodes)),
+            }
         }
-        total
-    } else if keep {
-        arbiter_rules::perft_keep(v, &pos, depth).map_err(limit)?
+        if depth == 0 {
+            1
+        } else {
+            named.iter().map(|m| m.nodes).sum()
+        }
     } else {
-        arbiter_rules::perft(v, &pos, depth).map_err(limit)?
+        arbiter_rules::count_leaves(v, &pos, depth, routes, &unlimited).map_err(limit)?
     };
     let seconds = started.elapsed().as_secs_f64();
     let per_second = if seconds > 0.0 {

@@ -90,6 +90,12 @@ impl Budget {
         self.limit
     }
 
+    /// Whether nothing can stop work charged to this budget: no bound on the total and no
+    /// cancellation flag (a walk may then skip its charges).
+    pub fn is_unlimited(&self) -> bool {
+        self.limit == u64::MAX && self.cancel.is_none()
+    }
+
     /// Units still available.
     #[inline(always)]
     pub fn left(&self) -> u64 {

@@ -64,7 +64,9 @@ pub use notation::movetext::{DescribedMove, MoveError, MoveList, MoveView};
 pub use outcome::{
     judge, status, Claimable, IllegalMove, Judgement, Reason, Status, Tracker, Verdict,
 };
-pub use perft::{divide, perft, perft_general, perft_keep};
+pub use perft::{
+    count_leaves, divide, divide_with, perft, perft_general, perft_keep, Routes, Split,
+};
 pub use position::{Color, Kind, Position, Setup};
 pub use records::{read_record, Record, RecordOptions, RecordWarning, WarningKind};
 pub use rules::{OpeningRemoval, Rules};

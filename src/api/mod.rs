@@ -7,6 +7,7 @@ pub mod health;
 pub mod judge;
 pub mod moves;
 pub mod pdn;
+pub mod perft;
 pub mod play;
 pub mod variants;
 
@@ -64,6 +65,7 @@ routes! {
     "/v1/variants/{variant}/moves" => [GET moves::get_moves, POST moves::post_moves],
     "/v1/variants/{variant}" => [GET variants::get_variant],
     "/v1/variants/{variant}/diagram" => [GET diagram::get_diagram],
+    "/v1/variants/{variant}/perft" => [GET perft::get_perft],
     "/v1/variants/{variant}/play" => [POST play::play],
     "/v1/variants/{variant}/judge" => [POST judge::judge],
     "/v1/judge/pdn" => [POST pdn::judge_pdn],

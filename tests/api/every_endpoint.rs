@@ -1,6 +1,7 @@
 //! Every variant of the catalogue through every game endpoint: a game made of the moves
 //! `/moves` lists is played by `/play`, judged by `/judge` and adjudicated as a PDN file by
-//! `/v1/judge/pdn`, and all three agree on how the game ends. The catalogue is read from
+//! `/v1/judge/pdn`, and all three agree on how the game ends; `/perft` splits the start and
+//! the last position of the game by the moves `/moves` lists. The catalogue is read from
 //! `GET /v1/variants`, so a variant added later is covered without touching this test.
 
 use serde_json::{json, Value};
@@ -9,6 +10,40 @@ use crate::helpers::{ok_json, spawn_app, TestApp};
 
 /// Plies per game: through the drop phases and the opening removals into normal play.
 const PLIES: usize = 24;
+
+/// `/perft` of a position with the split, in both conventions: the split is the moves of
+/// `/moves`, in its order and notation; it adds up to the total; depth 1 counts the moves;
+/// counting every route counts at least as many.
+async fn check_perft(app: &TestApp, id: &str, fen: &str, listed: &Value) {
+    let moves: Vec<&Value> = listed["moves"].as_array().expect("moves").iter().collect();
+    let mut totals = Vec::new();
+    for keep in ["false", "true"] {
+        let res = app
+            .client
+            .get(app.url(&format!("/v1/variants/{id}/perft")))
+            .query(&[
+                ("position", fen),
+                ("depth", "2"),
+                ("divide", "true"),
+                ("keep", keep),
+            ])
+            .send()
+            .await
+            .expect("request sent");
+        let body = ok_json(res).await;
+        let split = body["divide"].as_array().expect("divide");
+        let names: Vec<&Value> = split.iter().map(|m| &m["move"]).collect();
+        let listed: Vec<&Value> = moves.iter().map(|m| &m["notation"]).collect();
+        assert_eq!(names, listed, "{id} {fen} keep={keep}: {body}");
+        let sum: u64 = split.iter().map(|m| m["nodes"].as_u64().unwrap()).sum();
+        assert_eq!(body["nodes"], sum, "{id} {fen} keep={keep}: {body}");
+        if keep == "false" {
+            assert_eq!(body["nodes_by_depth"][0], moves.len(), "{id} {fen}: {body}");
+        }
+        totals.push(sum);
+    }
+    assert!(totals[1] >= totals[0], "{id} {fen}: {totals:?}");
+}
 
 /// POSTs a JSON body and returns the 200 answer's JSON.
 async fn post(app: &TestApp, path: &str, body: Value) -> Value {
@@ -39,6 +74,9 @@ async fn every_variant_is_played_judged_and_adjudicated_alike() {
                 json!({ "position": fen }),
             )
             .await;
+            if ply == 0 || ply == PLIES - 1 {
+                check_perft(&app, id, &fen, &listed).await;
+            }
             let list = listed["moves"].as_array().expect("moves");
             if list.is_empty() {
                 finished = Some(listed["status"].clone());

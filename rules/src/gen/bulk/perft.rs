@@ -6,13 +6,20 @@ use super::moves::{play, NarrowMove, Pos};
 use super::quiet::{count_quiet, quiet};
 use super::tables::Tables;
 use super::Bulk;
-use crate::budget::GenError;
+use crate::budget::{Budget, GenError};
 use crate::gen::DEFAULT_CAPTURE_LIMIT;
 use crate::position::{Kind, Position};
 use crate::rules::{Landing, Reach};
 use crate::rules::{Removal, Rules};
 
 /// A perft of the narrow generator, for one choice of the monomorphised properties.
+///
+/// The walk charges `budget` one unit per position whose moves it makes or counts, plus one
+/// per capture-search step, once per interior position (for a position two plies above the
+/// leaves, with the children it counts: a batch, so the check costs nothing next to the
+/// counting). A batch stops early once its capture searches alone pass what the budget has
+/// left, and each search is bounded by that too, so the walk stops within one position's
+/// search of its bound.
 pub(super) struct Walk<
     'a,
     S,
@@ -22,24 +29,73 @@ pub(super) struct Walk<
     const SLOTS: usize,
 > {
     pub(super) t: &'a Tables<S>,
-    /// Capture-search steps allowed per position.
-    pub(super) limit: u32,
+    /// Capture-search steps allowed per position: the default bound, or less when the budget
+    /// has less left.
+    pub(super) limit: std::cell::Cell<u32>,
     /// Capture-search steps taken.
     pub(super) spent: std::cell::Cell<u64>,
+    /// What the walk charges.
+    pub(super) budget: &'a Budget,
 }
 
 impl<
+        'a,
         S: CellSet,
         const IMMEDIATE: bool,
         const FLYING: bool,
         const BEHIND: bool,
         const SLOTS: usize,
-    > Walk<'_, S, IMMEDIATE, FLYING, BEHIND, SLOTS>
+    > Walk<'a, S, IMMEDIATE, FLYING, BEHIND, SLOTS>
 {
+    pub(super) fn new(t: &'a Tables<S>, budget: &'a Budget) -> Self {
+        let w = Walk {
+            t,
+            limit: Default::default(),
+            spent: Default::default(),
+            budget,
+        };
+        w.bound_searches();
+        w
+    }
+
+    /// Bounds each capture search by what the budget has left.
+    fn bound_searches(&self) {
+        let left = self.budget.left().min(u64::from(DEFAULT_CAPTURE_LIMIT)) as u32;
+        self.limit.set(left);
+    }
+
+    /// Charges `units` (and then bounds the next searches by what is left).
+    #[inline(always)]
+    fn charge(&self, units: u64) -> Result<(), GenError> {
+        self.budget.charge(units)?;
+        self.bound_searches();
+        Ok(())
+    }
+
+    /// What an error of a search means: a capture bound lowered to what the budget has left
+    /// is the budget's, which the search's steps then exhaust.
+    #[cold]
+    fn stopped(&self, e: GenError, steps: u64) -> GenError {
+        match e {
+            GenError::CaptureLimit { .. } if self.limit.get() < DEFAULT_CAPTURE_LIMIT => self
+                .budget
+                .charge(steps.max(self.budget.left() + 1))
+                .err()
+                .unwrap_or(GenError::Budget {
+                    limit: self.budget.limit(),
+                }),
+            e => e,
+        }
+    }
+
     pub(super) fn moves(&self, p: &Pos<S>, out: &mut Vec<NarrowMove<S>>) -> Result<(), GenError> {
         let mut spent = self.spent.get();
         let r = captures::<S, IMMEDIATE, FLYING, BEHIND, false, SLOTS>(
-            self.t, p, out, self.limit, &mut spent,
+            self.t,
+            p,
+            out,
+            self.limit.get(),
+            &mut spent,
         );
         self.spent.set(spent);
         r?;
@@ -53,7 +109,11 @@ impl<
     pub(super) fn count(&self, p: &Pos<S>, out: &mut Vec<NarrowMove<S>>) -> Result<u64, GenError> {
         let mut spent = self.spent.get();
         let r = captures::<S, IMMEDIATE, FLYING, BEHIND, true, SLOTS>(
-            self.t, p, out, self.limit, &mut spent,
+            self.t,
+            p,
+            out,
+            self.limit.get(),
+            &mut spent,
         );
         self.spent.set(spent);
         let n = r?;
@@ -63,28 +123,60 @@ impl<
         Ok(count_quiet::<S, SLOTS>(self.t, p))
     }
 
-    /// Leaves `buffers.len()` plies below `p` (one move buffer per ply).
-    pub(super) fn walk(
+    /// Leaves `buffers.len()` plies below `p` (one move buffer per ply), charged to the
+    /// budget when `CHARGED` (an unlimited budget without a cancellation flag is not: its
+    /// walk is the unbudgeted count, check for check).
+    pub(super) fn walk<const CHARGED: bool>(
         &self,
         p: &Pos<S>,
         buffers: &mut [Vec<NarrowMove<S>>],
     ) -> Result<u64, GenError> {
+        let before = self.spent.get();
+        // A search stopped by a bound lowered to the budget is the budget's (charged walks
+        // only: an unlimited budget never lowers the bound).
+        let stopped = |e| {
+            if CHARGED {
+                self.stopped(e, self.spent.get() - before)
+            } else {
+                e
+            }
+        };
         let (buf, rest) = buffers.split_first_mut().expect("one buffer per ply");
         if rest.is_empty() {
-            return self.count(p, buf);
+            let n = self.count(p, buf).map_err(stopped)?;
+            if CHARGED {
+                self.charge(1 + self.spent.get() - before)?;
+            }
+            return Ok(n);
         }
-        self.moves(p, buf)?;
+        self.moves(p, buf).map_err(stopped)?;
         let mut total = 0;
         if rest.len() == 1 {
-            // The last ply before the leaves: count each child at once.
+            // The last ply before the leaves: count each child at once, and charge the
+            // position and its children together, stopping early only if their capture
+            // searches alone spend what the budget has left.
             let scratch = &mut rest[0];
-            for m in buf.iter() {
-                total += self.count(&play(p, m), scratch)?;
+            if !CHARGED {
+                for m in buf.iter() {
+                    total += self.count(&play(p, m), scratch)?;
+                }
+                return Ok(total);
             }
+            let stop = before.saturating_add(self.budget.left());
+            for m in buf.iter() {
+                total += self.count(&play(p, m), scratch).map_err(stopped)?;
+                if self.spent.get() > stop {
+                    break;
+                }
+            }
+            self.charge(1 + buf.len() as u64 + self.spent.get() - before)?;
             return Ok(total);
         }
+        if CHARGED {
+            self.charge(1 + self.spent.get() - before)?;
+        }
         for m in buf.iter() {
-            total += self.walk(&play(p, m), rest)?;
+            total += self.walk::<CHARGED>(&play(p, m), rest)?;
         }
         Ok(total)
     }
@@ -95,6 +187,7 @@ pub(super) fn perft_on<S: CellSet>(
     rules: &Rules,
     pos: &Position,
     depth: u32,
+    budget: &Budget,
 ) -> Result<u64, GenError> {
     if depth == 0 {
         return Ok(1);
@@ -106,19 +199,19 @@ pub(super) fn perft_on<S: CellSet>(
     macro_rules! go {
         ($imm:literal, $fly:literal, $behind:literal) => {
             if t.slots == 4 {
-                Walk::<S, $imm, $fly, $behind, 4> {
-                    t,
-                    limit: DEFAULT_CAPTURE_LIMIT,
-                    spent: Default::default(),
+                let w = Walk::<S, $imm, $fly, $behind, 4>::new(t, budget);
+                if budget.is_unlimited() {
+                    w.walk::<false>(&p, &mut buffers)
+                } else {
+                    w.walk::<true>(&p, &mut buffers)
                 }
-                .walk(&p, &mut buffers)
             } else {
-                Walk::<S, $imm, $fly, $behind, 8> {
-                    t,
-                    limit: DEFAULT_CAPTURE_LIMIT,
-                    spent: Default::default(),
+                let w = Walk::<S, $imm, $fly, $behind, 8>::new(t, budget);
+                if budget.is_unlimited() {
+                    w.walk::<false>(&p, &mut buffers)
+                } else {
+                    w.walk::<true>(&p, &mut buffers)
                 }
-                .walk(&p, &mut buffers)
             }
         };
     }
@@ -133,12 +226,20 @@ pub(super) fn perft_on<S: CellSet>(
 }
 
 impl Bulk {
-    /// Perft by the narrow generator of a variant (whose ruleset is `rules`). The position
-    /// must not be one the variant's rules have decided (the caller checks it).
-    pub fn perft(&self, rules: &Rules, pos: &Position, depth: u32) -> Result<u64, GenError> {
+    /// Perft by the narrow generator of a variant (whose ruleset is `rules`), charged to
+    /// `budget` (one unit per position whose moves are made or counted, one per capture-search
+    /// step) and stopped by it. The position must not be one the variant's rules have decided
+    /// (the caller checks it).
+    pub fn perft(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        depth: u32,
+        budget: &Budget,
+    ) -> Result<u64, GenError> {
         match self {
-            Bulk::Word(t) => perft_on::<u64>(t, rules, pos, depth),
-            Bulk::TwoWords(t) => perft_on::<u128>(t, rules, pos, depth),
+            Bulk::Word(t) => perft_on::<u64>(t, rules, pos, depth, budget),
+            Bulk::TwoWords(t) => perft_on::<u128>(t, rules, pos, depth, budget),
         }
     }
 
@@ -149,7 +250,7 @@ impl Bulk {
         &self,
         rules: &Rules,
         pos: &Position,
-        budget: &crate::budget::Budget,
+        budget: &Budget,
     ) -> Result<u64, GenError> {
         match self {
             Bulk::Word(t) => count_moves_on::<u64>(t, rules, pos, budget),
@@ -176,21 +277,20 @@ pub(super) fn count_moves_on<S: CellSet>(
     t: &Tables<S>,
     rules: &Rules,
     pos: &Position,
-    budget: &crate::budget::Budget,
+    budget: &Budget,
 ) -> Result<u64, GenError> {
     let p = Pos::<S>::of(pos);
     let mut out = Vec::new();
     let immediate = rules.removal == Removal::Immediate;
     let limit = DEFAULT_CAPTURE_LIMIT.min(budget.left().min(u32::MAX as u64) as u32);
-    let spent = std::cell::Cell::new(0u64);
     macro_rules! go {
         ($imm:literal, $fly:literal, $behind:literal) => {
             if t.slots == 4 {
-                let w = Walk::<S, $imm, $fly, $behind, 4> { t, limit, spent };
+                let w = Walk::<S, $imm, $fly, $behind, 4>::new(t, budget);
                 let r = w.count(&p, &mut out);
                 (r, w.spent.get())
             } else {
-                let w = Walk::<S, $imm, $fly, $behind, 8> { t, limit, spent };
+                let w = Walk::<S, $imm, $fly, $behind, 8>::new(t, budget);
                 let r = w.count(&p, &mut out);
                 (r, w.spent.get())
             }
