@@ -49,7 +49,7 @@ fn whole(bytes: &[u8]) -> Vec<PdnGame> {
 fn in_pieces(bytes: &[u8], piece: usize) -> Vec<PdnGame> {
     let mut s = PdnSplitter::new(limits(), 1 << 20);
     let mut out = Vec::new();
-    let mut take = |s: &mut PdnSplitter, out: &mut Vec<PdnGame>| {
+    let take = |s: &mut PdnSplitter, out: &mut Vec<PdnGame>| {
         while let Some(p) = s.next_piece() {
             match p {
                 Piece::Game(g) => out.push(g),
