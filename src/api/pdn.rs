@@ -356,7 +356,12 @@ pub fn too_many_games(count: usize, limit: usize) -> ApiError {
         StatusCode::UNPROCESSABLE_ENTITY,
         ProblemCode::TooManyGames,
         "Too many games",
-        format!("the PDN text has {count} games; at most {limit} games are judged per request"),
+        format!(
+            "the PDN text has {count} games; at most {limit} games are judged per request: \
+             ask for the answer as a stream (`Accept: {}`, one JSON line per game) to have \
+             a file of any size judged",
+            super::pdn_stream::NDJSON
+        ),
     )
     .with_limit("pdn", limit as u64)
 }
@@ -399,35 +404,17 @@ pub fn judge_pdn_text(
     if count > max_games {
         return Err(too_many_games(count, max_games));
     }
-    let limits = PdnLimits {
-        max_plies: MAX_PLIES_PER_GAME,
-        max_tags: MAX_TAGS_PER_GAME,
-        max_token: MAX_TOKEN_BYTES,
-    };
+    let limits = READ_LIMITS;
     let mut out = Vec::with_capacity(count);
     for (index, game) in PdnReader::new(text, limits).enumerate() {
-        let game = &game;
-        let entry = match judge_pdn_game(game, explicit, MAX_PLIES_PER_GAME, options, budget) {
-            Ok(report) => judged_entry(index, game, report, include_pdn),
-            // The request's budget is spent (or its time is up): the whole request fails, the
-            // same way on every replica.
-            Err(GameError::Gen(e @ (GenError::Budget { .. } | GenError::Cancelled))) => {
-                return Err(ApiError::engine(&e))
-            }
-            Err(err) => {
-                let variant = match choose_variant(game, explicit) {
-                    VariantChoice::Found(v) => Some(v),
-                    _ => None,
-                };
-                let mut e = empty_entry(index, game, variant);
-                e.error = Some(GameErrorDto {
-                    code: game_error_code(&err),
-                    detail: err.to_string(),
-                });
-                e
-            }
-        };
-        out.push(entry);
+        out.push(judge_game(
+            index,
+            &game,
+            explicit,
+            options,
+            include_pdn,
+            budget,
+        )?);
     }
     let judged = out
         .iter()
@@ -441,6 +428,58 @@ pub fn judge_pdn_text(
         },
         games: out,
     })
+}
+
+/// What a PDN file's games keep when read (see [`PdnLimits`]).
+pub const READ_LIMITS: PdnLimits = PdnLimits {
+    max_plies: MAX_PLIES_PER_GAME,
+    max_tags: MAX_TAGS_PER_GAME,
+    max_token: MAX_TOKEN_BYTES,
+};
+
+/// Judges the game at `index` of a file: its entry, the entry of a game that cannot be judged
+/// included; an error only when the budget is spent or the work was cancelled (the request's
+/// end, the same way on every replica).
+pub fn judge_game(
+    index: usize,
+    game: &PdnGame,
+    explicit: Option<&'static Variant>,
+    options: ReadOptions,
+    include_pdn: bool,
+    budget: &Budget,
+) -> Result<PdnGameResult, ApiError> {
+    match judge_pdn_game(game, explicit, MAX_PLIES_PER_GAME, options, budget) {
+        Ok(report) => Ok(judged_entry(index, game, report, include_pdn)),
+        Err(GameError::Gen(e @ (GenError::Budget { .. } | GenError::Cancelled))) => {
+            Err(ApiError::engine(&e))
+        }
+        Err(err) => {
+            let variant = match choose_variant(game, explicit) {
+                VariantChoice::Found(v) => Some(v),
+                _ => None,
+            };
+            Ok(error_entry(
+                index,
+                game,
+                variant,
+                game_error_code(&err),
+                err.to_string(),
+            ))
+        }
+    }
+}
+
+/// The entry of a game that could not be judged.
+pub fn error_entry(
+    index: usize,
+    game: &PdnGame,
+    variant: Option<&Variant>,
+    code: ProblemCode,
+    detail: String,
+) -> PdnGameResult {
+    let mut e = empty_entry(index, game, variant);
+    e.error = Some(GameErrorDto { code, detail });
+    e
 }
 
 /// Decodes a PDN body: UTF-8 when it is valid UTF-8, else ISO-8859-1 (every byte one char),
@@ -467,6 +506,30 @@ fn is_pdn_text(essence: &str) -> bool {
             essence,
             "application/x-pdn" | "application/pdn" | "application/octet-stream"
         )
+}
+
+/// The reading options, `include_pdn` and the variant named for every game, from the query
+/// (which wins) and the JSON body's members.
+fn judge_settings(
+    query: PdnQuery,
+    body_variant: Option<String>,
+    body_convention: Option<ResultConventionDto>,
+    body_pdn: Option<bool>,
+) -> Result<(ReadOptions, bool, Option<&'static Variant>), ApiError> {
+    let options = ReadOptions {
+        convention: query
+            .result_convention
+            .or(body_convention)
+            .unwrap_or_default()
+            .into(),
+        ..ReadOptions::default()
+    };
+    let include_pdn = query.include_pdn.or(body_pdn).unwrap_or(false);
+    let explicit = match query.variant.or(body_variant) {
+        Some(id) => Some(find_variant(&id)?),
+        None => None,
+    };
+    Ok((options, include_pdn, explicit))
 }
 
 /// Adjudicate a PDN file: replay every game under its variant's rules, say who won and why,
@@ -536,6 +599,24 @@ pub async fn judge_pdn(
         ));
     }
     let codings = body::codings(&req)?;
+    if super::pdn_stream::wants_ndjson(&req) {
+        if is_json(&essence) {
+            return Err(super::pdn_stream::json_refused());
+        }
+        let query = query.into_inner();
+        let (options, include_pdn, explicit) = judge_settings(query, None, None, None)?;
+        return super::pdn_stream::judge_stream(
+            &req,
+            engine,
+            payload,
+            codings,
+            super::pdn_stream::Settings {
+                explicit,
+                options,
+                include_pdn,
+            },
+        );
+    }
     let raw = body::read_stream(
         payload,
         body::declared_length(&req),
@@ -565,20 +646,8 @@ pub async fn judge_pdn(
     } else {
         (decode_pdn(&bytes), None, None, None)
     };
-    let query = query.into_inner();
-    let options = ReadOptions {
-        convention: query
-            .result_convention
-            .or(body_convention)
-            .unwrap_or_default()
-            .into(),
-        ..ReadOptions::default()
-    };
-    let include_pdn = query.include_pdn.or(body_pdn).unwrap_or(false);
-    let explicit = match query.variant.or(body_variant) {
-        Some(id) => Some(find_variant(&id)?),
-        None => None,
-    };
+    let (options, include_pdn, explicit) =
+        judge_settings(query.into_inner(), body_variant, body_convention, body_pdn)?;
     let answer = engine
         .run(Work::PdnFile, move |b| {
             judge_pdn_text(&text, explicit, MAX_GAMES, options, include_pdn, b)
