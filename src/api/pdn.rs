@@ -548,6 +548,22 @@ fn judge_settings(
 /// Bounds: the body is at most 1 MiB (413), the file at most 200 games (422
 /// `too-many-games`), a game at most 1000 plies (a per-game `too-many-moves` error). A body
 /// that is not UTF-8 is read as ISO-8859-1.
+///
+/// **Files of any size, as a stream.** With `Accept: application/x-ndjson` and a PDN text
+/// body (a JSON body is refused 415; pass the variant and the options as query parameters),
+/// the answer is 200 at once and its body newline-delimited JSON, written as the file's bytes
+/// come in: one line per game, in file order (the object of one entry of `games`, written as
+/// soon as the game is judged), then `{"summary": {...}}`. The body is read game by game, so
+/// the file may have any number of games; a game is at most 1 MiB (a larger one is an entry
+/// with the error `payload-too-large`, and reading goes on at the next line starting with
+/// `[`); each game is judged within the work budget of a `/judge` request (over it: an entry
+/// with the error `budget-exceeded`). The stream is bounded: at most 1 GiB of body, as sent
+/// and once decoded (a larger declared `Content-Length` is 413 at once), at most 10 minutes
+/// (both configurable by the operator), at most 30 s without a byte of the body. Past a
+/// bound, or when the body cannot be decoded, the stream ends with the line
+/// `{"error": <problem document>, "summary": <the counts so far>}` instead of the summary:
+/// the status was 200 already, so the last line tells whether every game was judged. The
+/// text is read as UTF-8 up to its first byte that is not UTF-8, then as ISO-8859-1.
 #[utoipa::path(
     post,
     path = "/v1/judge/pdn",
@@ -566,12 +582,15 @@ fn judge_settings(
         )
     ),
     responses(
-        (status = 200, description = "One entry per game; games that cannot be judged are entries with an `error`", body = PdnJudgeResponse),
+        (status = 200, description = "One entry per game; games that cannot be judged are entries with an `error`. With `Accept: application/x-ndjson`: one JSON line per game (a `PdnGameResult`), in file order, each written as soon as its game is judged, then the line `{\"summary\": PdnSummary}`; a stream that hits a bound (1 GiB of body, 10 minutes, 30 s without body bytes) or a body that cannot be decoded ends instead with `{\"error\": Problem, \"summary\": PdnSummary}` (the counts so far)", content(
+            (PdnJudgeResponse = "application/json"),
+            (String = "application/x-ndjson", example = json!("{\"index\":0,\"line\":1,\"tags\":{\"GameType\":\"20\"},\"variant\":\"international\",\"outcome\":\"judged\",...}\n{\"summary\":{\"games\":1,\"judged\":1,\"errors\":0}}\n")),
+        )),
         (status = 400, description = "Empty body, malformed JSON or wrong field types", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown variant (the problem lists the known ids)", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body larger than 1 MiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body neither PDN text nor JSON, or with a Content-Encoding other than gzip, deflate, br or zstd", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "More than 200 games (`too-many-games`), or more engine work than the budget of a file (`budget-exceeded`)", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body larger than 1 MiB (streamed: a declared length over the stream's bound)", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body neither PDN text nor JSON (streamed: not PDN text), or with a Content-Encoding other than gzip, deflate, br or zstd", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "More than 200 games (`too-many-games`; the stream has no such bound), or more engine work than the budget of a file (`budget-exceeded`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "Every engine slot of the replica is busy (`overloaded`, with a `Retry-After` header; nothing was started), or the request timed out (`request-timeout`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
