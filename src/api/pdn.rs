@@ -129,7 +129,9 @@ pub struct PdnInvalidMove {
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct GameErrorDto {
     /// `invalid-game-text`, `unsupported-variant`, `no-variant`, `invalid-position`,
-    /// `too-many-moves` (more than 1000 plies) or `capture-limit`.
+    /// `too-many-moves` (more than 1000 plies) or `capture-limit`; in a stream also
+    /// `payload-too-large` (a game of more than 1 MiB) and `budget-exceeded` (a game over the
+    /// work budget of a `/judge` request).
     #[schema(value_type = String, example = "unsupported-variant")]
     pub code: ProblemCode,
     /// Human-readable explanation.
@@ -559,7 +561,8 @@ fn judge_settings(
 /// `[`); each game is judged within the work budget of a `/judge` request (over it: an entry
 /// with the error `budget-exceeded`). The stream is bounded: at most 1 GiB of body, as sent
 /// and once decoded (a larger declared `Content-Length` is 413 at once), at most 10 minutes
-/// (both configurable by the operator), at most 30 s without a byte of the body. Past a
+/// (both configurable by the operator), at most 30 s without a byte of the body; a replica
+/// runs at most 64 streams at once (more: 503 `overloaded`, nothing started). Past a
 /// bound, or when the body cannot be decoded, the stream ends with the line
 /// `{"error": <problem document>, "summary": <the counts so far>}` instead of the summary:
 /// the status was 200 already, so the last line tells whether every game was judged. The

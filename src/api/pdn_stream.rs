@@ -22,6 +22,7 @@ use std::cell::Cell;
 use std::io;
 use std::pin::Pin;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -29,6 +30,7 @@ use actix_web::http::{header, StatusCode};
 use actix_web::web::Bytes;
 use actix_web::{web, HttpRequest, HttpResponse};
 use arbiter_rules::adjudication::ReadOptions;
+use arbiter_rules::catalogue::{choose_variant, VariantChoice};
 use arbiter_rules::notation::pdn::PdnGame;
 use arbiter_rules::notation::pdn_stream::{PdnSplitter, Piece};
 use arbiter_rules::Variant;
@@ -56,6 +58,21 @@ pub const DEFAULT_MAX_SECONDS: u64 = 600;
 /// Default longest wait for the next bytes of the body, in seconds.
 pub const DEFAULT_IDLE_SECONDS: u64 = 30;
 
+/// Default most streams at once in a process.
+pub const DEFAULT_MAX_STREAMS: usize = 64;
+
+/// Streams running now in this process.
+static STREAMS: AtomicUsize = AtomicUsize::new(0);
+
+/// A running stream, counted until it ends (or its client goes away).
+struct Running;
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        STREAMS.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 /// Bytes read from the body at a time.
 const READ_CHUNK: usize = 64 * 1024;
 
@@ -71,6 +88,9 @@ pub struct StreamLimits {
     pub max_time: Duration,
     /// Longest wait for the next bytes of the body.
     pub idle: Duration,
+    /// Most streams at once (each holds up to a game's bytes and its decoders' windows);
+    /// more are answered 503 `overloaded` with `Retry-After`.
+    pub max_streams: usize,
 }
 
 impl Default for StreamLimits {
@@ -79,6 +99,7 @@ impl Default for StreamLimits {
             max_bytes: DEFAULT_MAX_BYTES,
             max_time: Duration::from_secs(DEFAULT_MAX_SECONDS),
             idle: Duration::from_secs(DEFAULT_IDLE_SECONDS),
+            max_streams: DEFAULT_MAX_STREAMS,
         }
     }
 }
@@ -166,6 +187,23 @@ pub fn judge_stream(
             return Err(too_large(n as u64, limits.max_bytes));
         }
     }
+    if STREAMS.fetch_add(1, Ordering::AcqRel) >= limits.max_streams {
+        STREAMS.fetch_sub(1, Ordering::AcqRel);
+        let n = limits.max_streams;
+        let retry = crate::engine::RETRY_AFTER_SECS;
+        return Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            ProblemCode::Overloaded,
+            "Overloaded",
+            format!(
+                "all {n} PDN streams of this replica are running; the request was not \
+                 started: retry after {retry} s or on another replica"
+            ),
+        )
+        .with_limit("streams", n as u64)
+        .with_header("retry-after", &retry.to_string()));
+    }
+    let running = Running;
     let metrics = req
         .app_data::<web::Data<crate::metrics::Metrics>>()
         .cloned();
@@ -194,6 +232,7 @@ pub fn judge_stream(
         },
         eof: false,
         done: false,
+        _running: running,
     };
     let lines = futures_util::stream::unfold(state, |mut s| async move {
         let line = s.next_line().await?;
@@ -255,6 +294,7 @@ struct Judging {
     summary: PdnSummary,
     eof: bool,
     done: bool,
+    _running: Running,
 }
 
 impl Judging {
@@ -332,6 +372,10 @@ impl Judging {
                         );
                     }
                     self.splitter.push(&self.read_buf[..n]);
+                    // A body whose bytes are all there (a compressed one above all) could keep
+                    // this loop going without a line to write: let the worker's other
+                    // connections run between two reads.
+                    actix_web::rt::task::yield_now().await;
                 }
             }
         }
@@ -388,13 +432,17 @@ impl Judging {
                 Ok(entry) => return Ok(entry),
                 Err(e) => match e.problem().code {
                     ProblemCode::BudgetExceeded => {
+                        let variant = match choose_variant(&game, explicit) {
+                            VariantChoice::Found(v) => Some(v),
+                            _ => None,
+                        };
                         return Ok(error_entry(
                             index,
                             &game,
-                            None,
+                            variant,
                             ProblemCode::BudgetExceeded,
                             e.problem().detail.clone(),
-                        ))
+                        ));
                     }
                     ProblemCode::Overloaded if Instant::now() < deadline => {
                         actix_web::rt::time::sleep(SLOT_RETRY).await;

@@ -361,3 +361,59 @@ async fn the_cli_writes_the_lines_of_the_stream() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
 }
+
+#[tokio::test]
+async fn streams_past_the_bound_on_streams_at_once_are_shed() {
+    let app = spawn_app_with(Config {
+        workers: Some(1),
+        pdn_stream: StreamLimits {
+            max_streams: 0,
+            ..StreamLimits::default()
+        },
+        ..Config::new("127.0.0.1:0")
+    })
+    .await;
+    let res = send(&app, "", None, many_games(3)).await;
+    assert_eq!(res.headers()["retry-after"], "1");
+    let p = problem(res, 503, "overloaded").await;
+    assert_eq!(p["limit"], 0);
+    // The JSON answer is not a stream.
+    let res = app.post_raw(PATH, Some("text/plain"), many_games(3)).await;
+    ok_json(res).await;
+}
+
+#[tokio::test]
+async fn each_game_has_its_own_budget() {
+    // A budget too small for the game: each game is an entry with the error, and the stream
+    // goes on.
+    let app = spawn_app_with(Config {
+        workers: Some(1),
+        engine: arbiter::engine::EngineConfig {
+            work_budget: 100,
+            ..arbiter::engine::EngineConfig::default()
+        },
+        ..Config::new("127.0.0.1:0")
+    })
+    .await;
+    let (games, last) = lines(send(&app, "", None, many_games(3)).await).await;
+    assert_eq!(games.len(), 3, "{last}");
+    for g in &games {
+        assert_eq!(g["error"]["code"], "budget-exceeded", "{g}");
+        assert_eq!(g["variant"], "international", "{g}");
+    }
+    assert_eq!(last["summary"]["errors"], 3);
+    // The default budget is each game's own: 500 games need more than a file's budget of
+    // 1000 units, and all are judged.
+    let app = spawn_app_with(Config {
+        workers: Some(1),
+        engine: arbiter::engine::EngineConfig {
+            pdn_work_budget: 1000,
+            ..arbiter::engine::EngineConfig::default()
+        },
+        ..Config::new("127.0.0.1:0")
+    })
+    .await;
+    let (games, last) = lines(send(&app, "", None, many_games(500)).await).await;
+    assert_eq!(games.len(), 500);
+    assert_eq!(last["summary"]["judged"], 500, "{last}");
+}
