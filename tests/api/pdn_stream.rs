@@ -417,3 +417,57 @@ async fn each_game_has_its_own_budget() {
     assert_eq!(games.len(), 500);
     assert_eq!(last["summary"]["judged"], 500, "{last}");
 }
+
+#[tokio::test]
+async fn the_stream_has_a_bound_on_time() {
+    use std::io::Read;
+    let app = spawn_app_with(Config {
+        workers: Some(1),
+        pdn_stream: StreamLimits {
+            max_time: Duration::from_secs(1),
+            ..StreamLimits::default()
+        },
+        ..Config::new("127.0.0.1:0")
+    })
+    .await;
+    let addr = app.address.trim_start_matches("http://").to_string();
+    // A body that never ends: one game, then nothing.
+    let answer = tokio::task::spawn_blocking(move || {
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let game = many_games(1);
+        write!(
+            s,
+            "POST {PATH} HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\n\
+             Accept: {NDJSON}\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n",
+            game.len()
+        )
+        .unwrap();
+        s.write_all(&game).unwrap();
+        s.write_all(b"\r\n").unwrap();
+        // Up to the chunked answer's last chunk.
+        let mut out = Vec::new();
+        let started = Instant::now();
+        let mut buf = [0u8; 4096];
+        while !out.ends_with(b"\r\n0\r\n\r\n") {
+            match s.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => out.extend_from_slice(&buf[..n]),
+            }
+        }
+        (String::from_utf8_lossy(&out).to_string(), started.elapsed())
+    })
+    .await
+    .unwrap();
+    let (text, took) = answer;
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    assert!(text.contains("{\"index\":0,"), "{text}");
+    let last = text
+        .lines()
+        .rfind(|l| l.starts_with('{'))
+        .expect("a last line");
+    let last: Value = serde_json::from_str(last).unwrap();
+    assert_eq!(last["error"]["code"], "request-timeout", "{last}");
+    assert_eq!(last["summary"]["games"], 1, "{last}");
+}
