@@ -10,6 +10,11 @@
 #   big-json       JSON bodies near the 256 KiB limit (1000 long moves, a padded body, deep
 #                  nesting, a body over the limit) and /judge of 1000 legal moves
 #   pdn-real       200 real games (random legal play, 120 plies each) on /v1/judge/pdn
+#   pdn-stream     endless PDN bodies dribbled slowly with `Accept: application/x-ndjson`
+#                  (deploy/abuse-stream.py: chunked bodies that never end, a game every
+#                  250 ms or a byte every 50 ms, their answers read as they come), straight at
+#                  the replicas in both attack phases (nginx buffers request bodies, so through
+#                  it the replicas would only see whole bodies)
 #
 # Phases (each its own wrk runs, so every figure belongs to one phase):
 #
@@ -30,7 +35,8 @@
 # another replica), and in lb only correct 2xx or 503 `overloaded` (with Retry-After) answers
 # (every replica may be saturated then, and shedding is the contract), never a socket error or
 # a timeout (ABUSE_NORMAL_TIMEOUT seconds; wrk counts a stuck request again every 2 s);
-# every attack answer is one its group allows (never a 5xx other than 503
+# every stream of pdn-stream is answered 200, gets lines as it goes and is still open when the
+# phase ends (no reset, no early end); every attack answer is one its group allows (never a 5xx other than 503
 # `overloaded`, never a timeout or socket error; pdn-frisian only 422 `budget-exceeded` or 503
 # `overloaded`, pdn-empty only 422 `too-many-games` or 503 `overloaded`, pdn-real only 200 or 503
 # `overloaded`); the admin probes' p99 is under ABUSE_PROBE_P99_MS on every replica and endpoint
@@ -45,7 +51,8 @@
 # ABUSE_NORMAL_DELAY_MS=25 (pause between two requests of one normal connection),
 # ABUSE_NORMAL_TIMEOUT=5 (seconds),
 # ABUSE_PDN_CONNECTIONS=4, ABUSE_HEAVY_CONNECTIONS=32, ABUSE_EMPTY_CONNECTIONS=16,
-# ABUSE_BIG_CONNECTIONS=8, ABUSE_REAL_CONNECTIONS=4 (0 skips a group), ABUSE_PROBE_P99_MS=50,
+# ABUSE_BIG_CONNECTIONS=8, ABUSE_REAL_CONNECTIONS=4, ABUSE_STREAM_CONNECTIONS=16 (per attacked
+# replica; 0 skips a group), ABUSE_PROBE_P99_MS=50,
 # ABUSE_PROBE_INTERVAL_MS=100 (per replica), ABUSE_MAX_RSS_MIB=200,
 # ABUSE_UPSTREAM_PARAMS="max_fails=0" (nginx server parameters), KEEP_TMP=1 keeps the logs.
 set -euo pipefail
@@ -66,6 +73,7 @@ HEAVY_CONNECTIONS="${ABUSE_HEAVY_CONNECTIONS:-32}"
 EMPTY_CONNECTIONS="${ABUSE_EMPTY_CONNECTIONS:-16}"
 BIG_CONNECTIONS="${ABUSE_BIG_CONNECTIONS:-8}"
 REAL_CONNECTIONS="${ABUSE_REAL_CONNECTIONS:-4}"
+STREAM_CONNECTIONS="${ABUSE_STREAM_CONNECTIONS:-16}"
 PROBE_P99_MS="${ABUSE_PROBE_P99_MS:-50}"
 PROBE_INTERVAL_MS="${ABUSE_PROBE_INTERVAL_MS:-100}"
 MAX_RSS_MIB="${ABUSE_MAX_RSS_MIB:-200}"
@@ -400,6 +408,17 @@ attack() { # phase, seconds, base url, group, connections (0: the group is skipp
         -- "$4" "$TMP/$4.spec" >"$TMP/attack-$1-$4.out" 2>&1 &
     JOBS+=($!)
 }
+streams() { # phase, seconds, api ports...: endless NDJSON streams straight at the replicas
+    local phase="$1" seconds="$2"
+    shift 2
+    if [ "$STREAM_CONNECTIONS" -eq 0 ]; then
+        echo "ABUSESTREAM skipped=1" >"$TMP/stream-$phase.out"
+        return
+    fi
+    nice -n 5 python3 deploy/abuse-stream.py "$seconds" "$STREAM_CONNECTIONS" "$@" \
+        >"$TMP/stream-$phase.out" 2>&1 &
+    JOBS+=($!)
+}
 attacks() { # phase, seconds, base url
     attack "$1" "$2" "$3" pdn-frisian "$PDN_CONNECTIONS"
     attack "$1" "$2" "$3" heavy-frisian "$HEAVY_CONNECTIONS"
@@ -426,11 +445,13 @@ wait_jobs
 phase direct "$DIRECT" "attacks straight at replica 1 (port $P1), normal traffic through nginx"
 normal direct "$DIRECT"
 attacks direct "$DIRECT" "http://127.0.0.1:$P1"
+streams direct "$DIRECT" "$P1"
 wait_jobs
 
 phase lb "$LBPHASE" "attacks and normal traffic through nginx"
 normal lb "$LBPHASE"
 attacks lb "$LBPHASE" "$BASE"
+streams lb "$LBPHASE" "$P1" "$P2" "$P3"
 wait_jobs
 
 log "pause ${PAUSE}s"
@@ -546,6 +567,28 @@ for name in ("direct", "lb"):
                 or (allowed[group] is not None and key in allowed[group])
             if not ok:
                 failures.append(f"attack/{name}/{group}: {count} x {key}")
+
+# Endless NDJSON streams.
+print("\n== pdn-stream (endless bodies dribbled with Accept: application/x-ndjson, straight at the replicas) ==")
+for name in ("direct", "lb"):
+    try:
+        text = open(os.path.join(tmp, f"stream-{name}.out")).read()
+    except OSError:
+        failures.append(f"stream/{name}: no output")
+        continue
+    if "ABUSESTREAM skipped=1" in text:
+        print(f"{name:<7} skipped (0 connections)")
+        continue
+    rows = [kv(l) for l in text.splitlines() if l.startswith("ABUSESTREAM ")]
+    if not rows:
+        failures.append(f"stream/{name}: no result: {text[-300:]!r}")
+        continue
+    sent = sum(int(r["sent"]) for r in rows)
+    games = sum(int(r["games"]) for r in rows)
+    print(f"{name:<7} {len(rows)} streams, {sent} body bytes sent, {games} game lines received")
+    for r in rows:
+        if r["status"] != "200" or r["error"] != "-" or r["ended"] != "0" or int(r["games"]) == 0:
+            failures.append(f"stream/{name}: {r}")
 
 # Probes.
 samples = collections.defaultdict(list)   # (port, path, phase) -> [ms]

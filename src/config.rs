@@ -87,6 +87,18 @@ pub struct ServeArgs {
           default_value_t = crate::engine::DEFAULT_PDN_WORK_BUDGET,
           value_parser = clap::value_parser!(u64).range(1000..))]
     pub pdn_work_budget: u64,
+    /// Most bytes of a PDN file judged as a stream (`Accept: application/x-ndjson`), as sent
+    /// and once decoded; past it the stream ends with an error line.
+    #[arg(long, env = "ARBITER_PDN_STREAM_MAX_BYTES",
+          default_value_t = crate::api::pdn_stream::DEFAULT_MAX_BYTES,
+          value_parser = clap::value_parser!(u64).range(1024..))]
+    pub pdn_stream_max_bytes: u64,
+    /// Longest time a PDN file may be judged as a stream, in seconds; past it the stream ends
+    /// with an error line.
+    #[arg(long, env = "ARBITER_PDN_STREAM_MAX_SECONDS",
+          default_value_t = crate::api::pdn_stream::DEFAULT_MAX_SECONDS,
+          value_parser = clap::value_parser!(u64).range(1..=86400))]
+    pub pdn_stream_max_seconds: u64,
     /// Log format: `json` (one object per line) or `text`. The filter is `ARBITER_LOG` or
     /// `RUST_LOG` (default `info`).
     #[arg(
@@ -143,6 +155,11 @@ impl ServeArgs {
                 pdn_work_budget: self.pdn_work_budget,
                 ..crate::engine::EngineConfig::default()
             },
+            pdn_stream: crate::api::pdn_stream::StreamLimits {
+                max_bytes: self.pdn_stream_max_bytes,
+                max_time: Duration::from_secs(self.pdn_stream_max_seconds),
+                ..crate::api::pdn_stream::StreamLimits::default()
+            },
             http: crate::http::HttpConfig {
                 log_probes: self.log_probes,
                 cors_origins: crate::http::HttpConfig::parse_origins(&self.cors_origins),
@@ -196,6 +213,8 @@ pub struct Config {
     pub shutdown: ShutdownFlag,
     /// Engine slots and work budgets.
     pub engine: crate::engine::EngineConfig,
+    /// Bounds of a PDN file judged as a stream.
+    pub pdn_stream: crate::api::pdn_stream::StreamLimits,
     /// CORS origins and the access log.
     pub http: crate::http::HttpConfig,
 }
@@ -214,6 +233,7 @@ impl Config {
             shutdown_delay: Duration::ZERO,
             shutdown: ShutdownFlag::default(),
             engine: crate::engine::EngineConfig::default(),
+            pdn_stream: crate::api::pdn_stream::StreamLimits::default(),
             http: crate::http::HttpConfig::default(),
         }
     }

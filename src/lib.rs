@@ -121,6 +121,7 @@ fn api_server(
         ..config.http.clone()
     });
     let compress_cache = web::Data::new(http::CompressCache::default());
+    let pdn_stream = web::Data::new(config.pdn_stream);
     let cors_enabled = !matches!(&config.http.cors_origins, Some(list) if list.is_empty());
     let mut server = HttpServer::new(move || {
         App::new()
@@ -130,6 +131,7 @@ fn api_server(
             .app_data(shared.engine.clone())
             .app_data(http_config.clone())
             .app_data(compress_cache.clone())
+            .app_data(pdn_stream.clone())
             .app_data(web::QueryConfig::default().error_handler(errors::query_config_error))
             .app_data(web::PathConfig::default().error_handler(errors::path_config_error))
             // Innermost first: metrics, ETags and compression, CORS, problem documents for

@@ -58,29 +58,37 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
-    /// Adjudicate a PDN file: print the `POST /v1/judge/pdn` answer (pretty JSON), or with
-    /// `--pdn` the file as canonical PDN 3.0 text, each game's result set from the judgement.
+    /// Adjudicate a PDN file of any size, game by game: print the `POST /v1/judge/pdn`
+    /// answer (pretty JSON), with `--ndjson` one JSON line per game then a summary line, or
+    /// with `--pdn` the file as canonical PDN 3.0 text, each game's result set from the
+    /// judgement. A progress bar is shown on standard error when it is a terminal.
     Judge {
         /// The PDN file (`-` reads standard input).
         file: String,
         /// Judge every game under this variant id, whatever its tags say.
         #[arg(long)]
         variant: Option<String>,
-        /// Most games judged; a file with more is refused (exit code 2).
-        #[arg(long, default_value_t = arbiter::api::pdn::MAX_GAMES)]
-        max_games: usize,
+        /// Refuse a file with more games than this (exit code 2), printing nothing; the games
+        /// are then held until the end of the file. Without it, any number of games is judged.
+        #[arg(long)]
+        max_games: Option<usize>,
         /// Whose score the results write first: `first-mover` (PDN 3.0: `1-0` is a Black win
         /// in English, Pool and Thai) or `white-first` (`1-0` is always a White win).
         #[arg(long, default_value = "first-mover", value_parser = ["first-mover", "white-first"])]
         result_convention: String,
         /// Print the games as canonical PDN text instead of the JSON answer: the `Result` tag
         /// set from the judgement, illegal moves and the readings a record needed in comments.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "ndjson")]
         pdn: bool,
-        /// Refuse a file that is not PDN 3.0 as the standard's grammar writes it: print where
-        /// it first breaks the grammar and exit with code 1.
+        /// Check each game against the PDN 3.0 grammar: a game it rejects is an entry with
+        /// the `pdn-syntax` error instead of a judgement, and the first fault of the file is
+        /// printed on stderr at the end, with exit code 1.
         #[arg(long)]
         strict: bool,
+        /// Print one JSON line per game as it is judged, then `{"summary": ...}` (the lines
+        /// of the HTTP stream, `Accept: application/x-ndjson`).
+        #[arg(long)]
+        ndjson: bool,
     },
     /// Print the OpenAPI document (pretty JSON).
     Openapi,
@@ -125,14 +133,25 @@ fn main() -> ExitCode {
             max_games,
             result_convention,
             pdn,
+            ndjson,
             strict,
-        } => judge(
-            &file,
-            variant.as_deref(),
-            max_games,
-            &result_convention,
-            (pdn, strict),
-        ),
+        } => {
+            let output = if pdn {
+                Output::Pdn
+            } else if ndjson {
+                Output::Ndjson
+            } else {
+                Output::Json
+            };
+            judge(
+                &file,
+                variant.as_deref(),
+                max_games,
+                &result_convention,
+                output,
+                strict,
+            )
+        }
         Command::Openapi => {
             emit(&arbiter::openapi::document_json());
             Ok(())
@@ -241,65 +260,234 @@ fn moves(variant: &str, fen: Option<&str>) -> Result<(), Failure> {
     Ok(())
 }
 
+/// How `arbiter judge` prints its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Output {
+    Json,
+    Ndjson,
+    Pdn,
+}
+
+/// Writes the answer of `arbiter judge` game by game.
+struct JudgeWriter<W: std::io::Write> {
+    out: W,
+    output: Output,
+    summary: arbiter::api::pdn::PdnSummary,
+}
+
+impl<W: std::io::Write> JudgeWriter<W> {
+    fn game(&mut self, g: &arbiter::api::pdn::PdnGameResult) -> std::io::Result<()> {
+        use arbiter::api::pdn::GameOutcome;
+        let first = self.summary.games == 0;
+        self.summary.games += 1;
+        if g.outcome == GameOutcome::Judged {
+            self.summary.judged += 1;
+        } else {
+            self.summary.errors += 1;
+        }
+        match self.output {
+            Output::Ndjson => {
+                serde_json::to_writer(&mut self.out, g)?;
+                writeln!(self.out)
+            }
+            Output::Json => {
+                // The pretty JSON of the whole answer, written one entry at a time.
+                write!(
+                    self.out,
+                    "{}",
+                    if first { "{\n  \"games\": [\n" } else { ",\n" }
+                )?;
+                let text = serde_json::to_string_pretty(g)?;
+                for (i, line) in text.lines().enumerate() {
+                    write!(self.out, "{}    {line}", if i == 0 { "" } else { "\n" })?;
+                }
+                Ok(())
+            }
+            Output::Pdn => {
+                // Games in file order, a blank line between them; a game that could not be
+                // judged is a comment saying why.
+                if !first {
+                    writeln!(self.out)?;
+                }
+                match (&g.pdn, &g.error) {
+                    (Some(text), _) => writeln!(self.out, "{}", text.trim_end()),
+                    (None, Some(e)) => writeln!(
+                        self.out,
+                        "{{game {} (line {}) could not be judged: {}: {}}}",
+                        g.index + 1,
+                        g.line,
+                        e.code,
+                        e.detail.replace(['{', '}'], "")
+                    ),
+                    (None, None) => Ok(()),
+                }
+            }
+        }
+    }
+
+    fn finish(mut self) -> std::io::Result<()> {
+        match self.output {
+            Output::Ndjson => {
+                serde_json::to_writer(
+                    &mut self.out,
+                    &serde_json::json!({ "summary": self.summary }),
+                )?;
+                writeln!(self.out)?;
+            }
+            Output::Json => {
+                let games = if self.summary.games == 0 {
+                    "{\n  \"games\": [],\n".to_string()
+                } else {
+                    "\n  ],\n".to_string()
+                };
+                let summary = serde_json::to_string_pretty(&self.summary)?.replace('\n', "\n  ");
+                writeln!(self.out, "{games}  \"summary\": {summary}\n}}")?;
+            }
+            Output::Pdn => {}
+        }
+        self.out.flush()
+    }
+}
+
 fn judge(
     file: &str,
     variant: Option<&str>,
-    max_games: usize,
+    max_games: Option<usize>,
     convention: &str,
-    (pdn, strict): (bool, bool),
+    output: Output,
+    strict: bool,
 ) -> Result<(), Failure> {
+    use arbiter::api::pdn::{judge_game, READ_LIMITS};
+    use arbiter::api::pdn_stream::MAX_GAME_BYTES;
     use arbiter_rules::adjudication::{ReadOptions, ResultConvention};
-    use std::io::Read;
+    use arbiter_rules::notation::pdn::PdnGame;
+    use arbiter_rules::notation::pdn_stream::{PdnSplitter, Piece};
+    use arbiter_rules::Budget;
+    use std::io::{IsTerminal, Read};
     let explicit = variant.map(find_variant).transpose()?;
     let options = ReadOptions {
         convention: ResultConvention::parse(convention)
             .ok_or_else(|| usage(format!("unknown result convention '{convention}'")))?,
         ..ReadOptions::default()
     };
-    let mut bytes = Vec::new();
-    let read = if file == "-" {
-        std::io::stdin().read_to_end(&mut bytes)
+    let (mut input, size): (Box<dyn Read>, Option<u64>) = if file == "-" {
+        (Box::new(std::io::stdin().lock()), None)
     } else {
-        std::fs::File::open(file).and_then(|mut f| f.read_to_end(&mut bytes))
+        let f = std::fs::File::open(file).map_err(|e| usage(format!("cannot read {file}: {e}")))?;
+        let size = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+        (Box::new(f), size)
     };
-    read.map_err(|e| usage(format!("cannot read {file}: {e}")))?;
-    let text = arbiter::api::pdn::decode_pdn(&bytes);
-    if strict {
-        arbiter::api::pdn::check_strict(&text, &arbiter_rules::Budget::unlimited())
-            .map_err(|e| Failure(format!("{file}: {}", e.problem().detail), 1))?;
-    }
-    let answer = arbiter::api::pdn::judge_pdn_text(
-        &text,
-        explicit,
-        max_games,
-        options,
-        pdn,
-        &arbiter_rules::Budget::unlimited(),
-    )
-    .map_err(|e| usage(e.problem().detail.clone()))?;
-    if pdn {
-        // Games in file order, a blank line between them; a game that could not be judged is
-        // a comment saying why.
-        let games: Vec<String> = answer
-            .games
-            .iter()
-            .map(|g| match (&g.pdn, &g.error) {
-                (Some(text), _) => text.clone(),
-                (None, Some(e)) => format!(
-                    "{{game {} (line {}) could not be judged: {}: {}}}\n",
-                    g.index + 1,
-                    g.line,
-                    e.code,
-                    e.detail.replace(['{', '}'], "")
+    let progress = if std::io::stderr().is_terminal() {
+        match size {
+            Some(n) => indicatif::ProgressBar::new(n).with_style(
+                indicatif::ProgressStyle::with_template(
+                    "{wide_bar} {bytes}/{total_bytes} {msg} ({eta} left)",
+                )
+                .expect("a valid template"),
+            ),
+            None => indicatif::ProgressBar::new_spinner().with_style(
+                indicatif::ProgressStyle::with_template("{spinner} {bytes} {msg}")
+                    .expect("a valid template"),
+            ),
+        }
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let mut writer = JudgeWriter {
+        out: std::io::BufWriter::new(std::io::stdout().lock()),
+        output,
+        summary: arbiter::api::pdn::PdnSummary {
+            games: 0,
+            judged: 0,
+            errors: 0,
+        },
+    };
+    // With --max-games, the entries are held until the whole file is known to be within it.
+    let mut held = Vec::new();
+    let mut counted = 0usize;
+    let mut splitter = PdnSplitter::new(READ_LIMITS, MAX_GAME_BYTES).strict(strict);
+    let mut first_fault: Option<String> = None;
+    let mut buf = vec![0u8; 64 * 1024];
+    let budget = Budget::unlimited();
+    let include_pdn = output == Output::Pdn;
+    let closed = |e: std::io::Error| -> Failure {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            // `arbiter judge ... | head`: the reader has what it wanted.
+            std::process::exit(0);
+        }
+        Failure(format!("cannot write the answer: {e}"), 1)
+    };
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(usage(format!("cannot read {file}: {e}"))),
+        };
+        if n == 0 {
+            splitter.finish();
+        } else {
+            splitter.push(&buf[..n]);
+            progress.inc(n as u64);
+        }
+        while let Some(piece) = splitter.next_piece() {
+            let index = counted;
+            counted += 1;
+            if max_games.is_some_and(|max| counted > max) {
+                continue; // counted only, for the message
+            }
+            let entry = match piece {
+                Piece::Game(game) => {
+                    judge_game(index, &game, explicit, options, include_pdn, &budget)
+                        .map_err(|e| usage(e.problem().detail.clone()))?
+                }
+                Piece::Rejected { game, error } => {
+                    let detail = error.to_string();
+                    first_fault.get_or_insert_with(|| format!("{file}: {detail}"));
+                    arbiter::api::pdn::error_entry(
+                        index,
+                        &game,
+                        None,
+                        arbiter::errors::ProblemCode::PdnSyntax,
+                        detail,
+                    )
+                }
+                Piece::TooLarge { line } => arbiter::api::pdn::error_entry(
+                    index,
+                    &PdnGame {
+                        line,
+                        ..PdnGame::default()
+                    },
+                    None,
+                    arbiter::errors::ProblemCode::PayloadTooLarge,
+                    format!("the game has more than {MAX_GAME_BYTES} bytes (1 MiB); not read"),
                 ),
-                (None, None) => String::new(),
-            })
-            .collect();
-        emit(games.join("\n").trim_end());
-        return Ok(());
+            };
+            if max_games.is_some() {
+                held.push(entry);
+            } else {
+                writer.game(&entry).map_err(closed)?;
+            }
+            progress.set_message(format!("{counted} games"));
+        }
+        if n == 0 {
+            break;
+        }
     }
-    let text = serde_json::to_string_pretty(&answer)
-        .map_err(|e| Failure(format!("cannot write JSON: {e}"), 1))?;
-    emit(&text);
-    Ok(())
+    progress.finish_and_clear();
+    if let Some(max) = max_games {
+        if counted > max {
+            return Err(usage(format!(
+                "the PDN text has {counted} games; --max-games allows {max} (without it, any \
+                 number of games is judged)"
+            )));
+        }
+        for entry in &held {
+            writer.game(entry).map_err(closed)?;
+        }
+    }
+    writer.finish().map_err(closed)?;
+    match first_fault {
+        Some(fault) => Err(Failure(fault, 1)),
+        None => Ok(()),
+    }
 }

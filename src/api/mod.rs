@@ -7,6 +7,7 @@ pub mod health;
 pub mod judge;
 pub mod moves;
 pub mod pdn;
+pub mod pdn_stream;
 pub mod perft;
 pub mod play;
 pub mod variants;

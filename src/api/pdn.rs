@@ -144,7 +144,9 @@ pub struct PdnInvalidMove {
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct GameErrorDto {
     /// `invalid-game-text`, `unsupported-variant`, `no-variant`, `invalid-position`,
-    /// `too-many-moves` (more than 1000 plies) or `capture-limit`.
+    /// `too-many-moves` (more than 1000 plies) or `capture-limit`; in a stream also
+    /// `payload-too-large` (a game of more than 1 MiB) and `budget-exceeded` (a game over the
+    /// work budget of a `/judge` request).
     #[schema(value_type = String, example = "unsupported-variant")]
     pub code: ProblemCode,
     /// Human-readable explanation.
@@ -373,7 +375,12 @@ pub fn too_many_games(count: usize, limit: usize) -> ApiError {
         StatusCode::UNPROCESSABLE_ENTITY,
         ProblemCode::TooManyGames,
         "Too many games",
-        format!("the PDN text has {count} games; at most {limit} games are judged per request"),
+        format!(
+            "the PDN text has {count} games; at most {limit} games are judged per request: \
+             ask for the answer as a stream (`Accept: {}`, one JSON line per game) to have \
+             a file of any size judged",
+            super::pdn_stream::NDJSON
+        ),
     )
     .with_limit("pdn", limit as u64)
 }
@@ -416,35 +423,17 @@ pub fn judge_pdn_text(
     if count > max_games {
         return Err(too_many_games(count, max_games));
     }
-    let limits = PdnLimits {
-        max_plies: MAX_PLIES_PER_GAME,
-        max_tags: MAX_TAGS_PER_GAME,
-        max_token: MAX_TOKEN_BYTES,
-    };
+    let limits = READ_LIMITS;
     let mut out = Vec::with_capacity(count);
     for (index, game) in PdnReader::new(text, limits).enumerate() {
-        let game = &game;
-        let entry = match judge_pdn_game(game, explicit, MAX_PLIES_PER_GAME, options, budget) {
-            Ok(report) => judged_entry(index, game, report, include_pdn),
-            // The request's budget is spent (or its time is up): the whole request fails, the
-            // same way on every replica.
-            Err(GameError::Gen(e @ (GenError::Budget { .. } | GenError::Cancelled))) => {
-                return Err(ApiError::engine(&e))
-            }
-            Err(err) => {
-                let variant = match choose_variant(game, explicit) {
-                    VariantChoice::Found(v) => Some(v),
-                    _ => None,
-                };
-                let mut e = empty_entry(index, game, variant);
-                e.error = Some(GameErrorDto {
-                    code: game_error_code(&err),
-                    detail: err.to_string(),
-                });
-                e
-            }
-        };
-        out.push(entry);
+        out.push(judge_game(
+            index,
+            &game,
+            explicit,
+            options,
+            include_pdn,
+            budget,
+        )?);
     }
     let judged = out
         .iter()
@@ -468,6 +457,58 @@ pub fn check_strict(text: &str, budget: &Budget) -> Result<(), ApiError> {
         .charge(text.len() as u64 / BYTES_PER_UNIT)
         .map_err(|e| ApiError::engine(&e))?;
     arbiter_rules::notation::pdn_grammar::check_file(text).map_err(|e| ApiError::pdn_syntax(&e))
+}
+
+/// What a PDN file's games keep when read (see [`PdnLimits`]).
+pub const READ_LIMITS: PdnLimits = PdnLimits {
+    max_plies: MAX_PLIES_PER_GAME,
+    max_tags: MAX_TAGS_PER_GAME,
+    max_token: MAX_TOKEN_BYTES,
+};
+
+/// Judges the game at `index` of a file: its entry, the entry of a game that cannot be judged
+/// included; an error only when the budget is spent or the work was cancelled (the request's
+/// end, the same way on every replica).
+pub fn judge_game(
+    index: usize,
+    game: &PdnGame,
+    explicit: Option<&'static Variant>,
+    options: ReadOptions,
+    include_pdn: bool,
+    budget: &Budget,
+) -> Result<PdnGameResult, ApiError> {
+    match judge_pdn_game(game, explicit, MAX_PLIES_PER_GAME, options, budget) {
+        Ok(report) => Ok(judged_entry(index, game, report, include_pdn)),
+        Err(GameError::Gen(e @ (GenError::Budget { .. } | GenError::Cancelled))) => {
+            Err(ApiError::engine(&e))
+        }
+        Err(err) => {
+            let variant = match choose_variant(game, explicit) {
+                VariantChoice::Found(v) => Some(v),
+                _ => None,
+            };
+            Ok(error_entry(
+                index,
+                game,
+                variant,
+                game_error_code(&err),
+                err.to_string(),
+            ))
+        }
+    }
+}
+
+/// The entry of a game that could not be judged.
+pub fn error_entry(
+    index: usize,
+    game: &PdnGame,
+    variant: Option<&Variant>,
+    code: ProblemCode,
+    detail: String,
+) -> PdnGameResult {
+    let mut e = empty_entry(index, game, variant);
+    e.error = Some(GameErrorDto { code, detail });
+    e
 }
 
 /// Decodes a PDN body: UTF-8 when it is valid UTF-8, else ISO-8859-1 (every byte one char),
@@ -496,6 +537,32 @@ fn is_pdn_text(essence: &str) -> bool {
         )
 }
 
+/// The reading options, `include_pdn` and the variant named for every game, from the query
+/// (which wins) and the JSON body's members.
+fn judge_settings(
+    query: PdnQuery,
+    body_variant: Option<String>,
+    body_convention: Option<ResultConventionDto>,
+    body_pdn: Option<bool>,
+    body_strict: Option<bool>,
+) -> Result<(ReadOptions, bool, bool, Option<&'static Variant>), ApiError> {
+    let options = ReadOptions {
+        convention: query
+            .result_convention
+            .or(body_convention)
+            .unwrap_or_default()
+            .into(),
+        ..ReadOptions::default()
+    };
+    let include_pdn = query.include_pdn.or(body_pdn).unwrap_or(false);
+    let strict = query.strict.or(body_strict).unwrap_or(false);
+    let explicit = match query.variant.or(body_variant) {
+        Some(id) => Some(find_variant(&id)?),
+        None => None,
+    };
+    Ok((options, include_pdn, strict, explicit))
+}
+
 /// Adjudicate a PDN file: replay every game under its variant's rules, say who won and why,
 /// and check each declared result against the moves.
 ///
@@ -512,6 +579,23 @@ fn is_pdn_text(essence: &str) -> bool {
 /// Bounds: the body is at most 1 MiB (413), the file at most 200 games (422
 /// `too-many-games`), a game at most 1000 plies (a per-game `too-many-moves` error). A body
 /// that is not UTF-8 is read as ISO-8859-1.
+///
+/// **Files of any size, as a stream.** With `Accept: application/x-ndjson` and a PDN text
+/// body (a JSON body is refused 415; pass the variant and the options as query parameters),
+/// the answer is 200 at once and its body newline-delimited JSON, written as the file's bytes
+/// come in: one line per game, in file order (the object of one entry of `games`, written as
+/// soon as the game is judged), then `{"summary": {...}}`. The body is read game by game, so
+/// the file may have any number of games; a game is at most 1 MiB (a larger one is an entry
+/// with the error `payload-too-large`, and reading goes on at the next line starting with
+/// `[`); each game is judged within the work budget of a `/judge` request (over it: an entry
+/// with the error `budget-exceeded`). The stream is bounded: at most 1 GiB of body, as sent
+/// and once decoded (a larger declared `Content-Length` is 413 at once), at most 10 minutes
+/// (both configurable by the operator), at most 30 s without a byte of the body; a replica
+/// runs at most 64 streams at once (more: 503 `overloaded`, nothing started). Past a
+/// bound, or when the body cannot be decoded, the stream ends with the line
+/// `{"error": <problem document>, "summary": <the counts so far>}` instead of the summary:
+/// the status was 200 already, so the last line tells whether every game was judged. The
+/// text is read as UTF-8 up to its first byte that is not UTF-8, then as ISO-8859-1.
 #[utoipa::path(
     post,
     path = "/v1/judge/pdn",
@@ -530,12 +614,15 @@ fn is_pdn_text(essence: &str) -> bool {
         )
     ),
     responses(
-        (status = 200, description = "One entry per game; games that cannot be judged are entries with an `error`", body = PdnJudgeResponse),
+        (status = 200, description = "One entry per game; games that cannot be judged are entries with an `error`. With `Accept: application/x-ndjson`: one JSON line per game (a `PdnGameResult`), in file order, each written as soon as its game is judged, then the line `{\"summary\": PdnSummary}`; a stream that hits a bound (1 GiB of body, 10 minutes, 30 s without body bytes) or a body that cannot be decoded ends instead with `{\"error\": Problem, \"summary\": PdnSummary}` (the counts so far)", content(
+            (PdnJudgeResponse = "application/json"),
+            (String = "application/x-ndjson", example = json!("{\"index\":0,\"line\":1,\"tags\":{\"GameType\":\"20\"},\"variant\":\"international\",\"outcome\":\"judged\",...}\n{\"summary\":{\"games\":1,\"judged\":1,\"errors\":0}}\n")),
+        )),
         (status = 400, description = "Empty body, malformed JSON or wrong field types", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown variant (the problem lists the known ids)", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body larger than 1 MiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body neither PDN text nor JSON, or with a Content-Encoding other than gzip, deflate, br or zstd", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "More than 200 games (`too-many-games`), more engine work than the budget of a file (`budget-exceeded`), or with `strict`, a file that is not PDN 3.0 (`pdn-syntax`, with `line`, `column`, `rule`, `expected`)", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body larger than 1 MiB (streamed: a declared length over the stream's bound)", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body neither PDN text nor JSON (streamed: not PDN text), or with a Content-Encoding other than gzip, deflate, br or zstd", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "More than 200 games (`too-many-games`; the stream has no such bound), more engine work than the budget of a file (`budget-exceeded`), or with `strict`, a file that is not PDN 3.0 (`pdn-syntax`, with `line`, `column`, `rule`, `expected`; streamed: an error entry for each such game)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "Every engine slot of the replica is busy (`overloaded`, with a `Retry-After` header; nothing was started), or the request timed out (`request-timeout`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -563,6 +650,26 @@ pub async fn judge_pdn(
         ));
     }
     let codings = body::codings(&req)?;
+    if super::pdn_stream::wants_ndjson(&req) {
+        if is_json(&essence) {
+            return Err(super::pdn_stream::json_refused());
+        }
+        let query = query.into_inner();
+        let (options, include_pdn, strict, explicit) =
+            judge_settings(query, None, None, None, None)?;
+        return super::pdn_stream::judge_stream(
+            &req,
+            engine,
+            payload,
+            codings,
+            super::pdn_stream::Settings {
+                explicit,
+                options,
+                include_pdn,
+                strict,
+            },
+        );
+    }
     let raw = body::read_stream(
         payload,
         body::declared_length(&req),
@@ -598,21 +705,13 @@ pub async fn judge_pdn(
     } else {
         (decode_pdn(&bytes), None, None, None, None)
     };
-    let query = query.into_inner();
-    let options = ReadOptions {
-        convention: query
-            .result_convention
-            .or(body_convention)
-            .unwrap_or_default()
-            .into(),
-        ..ReadOptions::default()
-    };
-    let include_pdn = query.include_pdn.or(body_pdn).unwrap_or(false);
-    let strict = query.strict.or(body_strict).unwrap_or(false);
-    let explicit = match query.variant.or(body_variant) {
-        Some(id) => Some(find_variant(&id)?),
-        None => None,
-    };
+    let (options, include_pdn, strict, explicit) = judge_settings(
+        query.into_inner(),
+        body_variant,
+        body_convention,
+        body_pdn,
+        body_strict,
+    )?;
     let answer = engine
         .run(Work::PdnFile, move |b| {
             if strict {

@@ -16,6 +16,7 @@ mod metrics;
 mod moves;
 mod openapi;
 mod pdn;
+mod pdn_stream;
 mod perft;
 mod play;
 mod variants;

@@ -4,5 +4,6 @@ pub mod fen;
 pub mod movetext;
 pub mod pdn;
 pub mod pdn_grammar;
+pub mod pdn_stream;
 pub mod squares;
 pub mod violation;

@@ -10,6 +10,8 @@
 //! ([`PdnNoteKind`], found by [`super::pdn_grammar::deviations`]); `strict` reading refuses
 //! such a file instead ([`super::pdn_grammar::check_file`]).
 
+use super::pdn_stream::ReadPoint;
+
 /// One game of a PDN file, as text.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct PdnGame {
@@ -189,6 +191,29 @@ impl<'a> PdnReader<'a> {
         let mut r = PdnReader::new(text, PdnLimits::default());
         r.skim = true;
         r.count()
+    }
+
+    /// A reader of `text` that goes on where another reader of the same file stood (its
+    /// [`PdnReader::point`]): `text` starts there, and no byte-order mark is looked for.
+    pub(super) fn resume(text: &'a str, limits: PdnLimits, from: ReadPoint) -> PdnReader<'a> {
+        PdnReader {
+            text,
+            i: 0,
+            line: from.line,
+            at_line_start: from.at_line_start,
+            limits,
+            skim: false,
+        }
+    }
+
+    /// Where the reader stands: its byte offset in the text, and what [`PdnReader::resume`]
+    /// needs to read on from there.
+    pub(super) fn point(&self) -> (usize, ReadPoint) {
+        let point = ReadPoint {
+            line: self.line,
+            at_line_start: self.at_line_start,
+        };
+        (self.i.min(self.text.len()), point)
     }
 
     /// The character at byte `i` (every syntax character of PDN is ASCII).

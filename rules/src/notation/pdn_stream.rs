@@ -1,0 +1,418 @@
+//! A PDN file of any size, read game by game from pieces of its bytes.
+//!
+//! Where one game ends and the next starts is the [`PdnReader`]'s own decision, so a file read
+//! in pieces is split exactly as the file read whole: [`first_game`] asks the reader for the
+//! first game of a text and says whether that game is complete or the text may end inside
+//! it; [`PdnSplitter`] keeps the bytes of the game being read (at most a bound per game), hands
+//! out each game once it is complete, and forgets its bytes.
+//!
+//! A game is complete once the reader has ended it (with its result, or at the next game's
+//! first tag) and a line break follows in the text read so far: up to the end of its line the
+//! reader may still glue words to the game's last token (`1- 0`), or read the line as a tag.
+
+use super::pdn::{PdnGame, PdnLimits, PdnReader};
+use super::pdn_grammar::{check_game, PdnSyntaxError};
+
+/// Where the reader stands between two games of a file: its line and whether it is at the
+/// start of one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadPoint {
+    /// 1-based line.
+    pub line: usize,
+    /// At the start of a line (a `%` escape line or a tag without its `[` may start here).
+    pub at_line_start: bool,
+}
+
+impl Default for ReadPoint {
+    /// The start of a file.
+    fn default() -> Self {
+        ReadPoint {
+            line: 1,
+            at_line_start: true,
+        }
+    }
+}
+
+/// The first game of a text, as [`first_game`] finds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FirstGame {
+    /// The game, which ends at byte `end` of the text; the next one is read from there, from
+    /// `next`.
+    Game {
+        game: PdnGame,
+        end: usize,
+        next: ReadPoint,
+    },
+    /// No game starts in the text, and its first `end` bytes are blank lines: they can be
+    /// dropped, and reading goes on from there, from `next`.
+    Blank { end: usize, next: ReadPoint },
+    /// The text may end inside the game that starts on `line`: more bytes are needed.
+    NeedMore { line: usize },
+    /// The whole file was read: no game is left.
+    End,
+}
+
+/// The first game of `text`, which starts at `from` in its file (at the start of the file:
+/// [`ReadPoint::default`], after a byte-order mark if there is one). `complete` says that
+/// `text` runs to the end of the file.
+pub fn first_game(text: &str, from: ReadPoint, limits: PdnLimits, complete: bool) -> FirstGame {
+    let mut reader = PdnReader::resume(text, limits, from);
+    match reader.next() {
+        Some(game) => {
+            let (end, next) = reader.point();
+            if complete || text[end..].contains('\n') {
+                FirstGame::Game { game, end, next }
+            } else {
+                FirstGame::NeedMore { line: game.line }
+            }
+        }
+        None if complete => FirstGame::End,
+        None => {
+            // No game yet: drop the blank lines, keep the rest (a game starts on the line of
+            // the first thing the reader passes over, an escape line or a comment included).
+            let blank = text.len() - text.trim_start().len();
+            let end = text[..blank].rfind('\n').map_or(0, |n| n + 1);
+            let next = ReadPoint {
+                line: from.line + text[..end].bytes().filter(|&b| b == b'\n').count(),
+                at_line_start: from.at_line_start || end > 0,
+            };
+            FirstGame::Blank { end, next }
+        }
+    }
+}
+
+/// A piece handed out by [`PdnSplitter::next_piece`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Piece {
+    /// The next game of the file.
+    Game(PdnGame),
+    /// The next game, which starts on `line`, has more bytes than the bound per game: it is
+    /// not read, and reading goes on at the next line that starts with `[` after its first
+    /// `max_game_bytes` bytes.
+    TooLarge { line: usize },
+    /// The next game, read, but not PDN 3.0 as the standard's grammar writes it (only from a
+    /// splitter made [`PdnSplitter::strict`]): `error` is its first fault.
+    Rejected {
+        game: PdnGame,
+        error: PdnSyntaxError,
+    },
+}
+
+/// The UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Splits a PDN file given in pieces of bytes into its games, holding at most the bytes of
+/// the game being read.
+///
+/// Feed it with [`PdnSplitter::push`] (any piece size), then take the games with
+/// [`PdnSplitter::next_piece`] until it answers `None` (more bytes needed), and so on; after
+/// the last bytes, [`PdnSplitter::finish`], then take the rest. Taking the games after each
+/// push keeps the bytes held under the bound per game plus one piece.
+///
+/// The text is read as UTF-8 up to its first byte that is not UTF-8, then as ISO-8859-1
+/// (every byte one character), as older PDN files are written.
+#[derive(Clone, Debug)]
+pub struct PdnSplitter {
+    buf: Vec<u8>,
+    /// Bytes of `buf` already handed out.
+    start: usize,
+    point: ReadPoint,
+    limits: PdnLimits,
+    max_game_bytes: usize,
+    latin1: bool,
+    bom_checked: bool,
+    /// Bytes pending before the game being read is looked at again: growing geometrically,
+    /// so that a long game is read a bounded number of times over.
+    rescan_at: usize,
+    /// Skipping the rest of a game over the bound.
+    skipping: bool,
+    finished: bool,
+    /// Checking each game against the PDN 3.0 grammar.
+    strict: bool,
+}
+
+impl PdnSplitter {
+    /// A splitter whose games are read within `limits`, each of at most `max_game_bytes`
+    /// bytes (at least 64).
+    pub fn new(limits: PdnLimits, max_game_bytes: usize) -> PdnSplitter {
+        PdnSplitter {
+            buf: Vec::new(),
+            start: 0,
+            point: ReadPoint::default(),
+            limits,
+            max_game_bytes: max_game_bytes.max(64),
+            latin1: false,
+            bom_checked: false,
+            rescan_at: 0,
+            skipping: false,
+            finished: false,
+            strict: false,
+        }
+    }
+
+    /// Checks each game against the PDN 3.0 grammar
+    /// ([`check_game`](crate::notation::pdn_grammar::check_game)): a game it rejects is a
+    /// [`Piece::Rejected`].
+    pub fn strict(mut self, strict: bool) -> PdnSplitter {
+        self.strict = strict;
+        self
+    }
+
+    /// Adds the next bytes of the file.
+    pub fn push(&mut self, bytes: &[u8]) {
+        if self.start > 0 && self.start * 2 >= self.buf.len() {
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// Says that the file has no more bytes.
+    pub fn finish(&mut self) {
+        self.finished = true;
+    }
+
+    /// Bytes held that are not handed out yet.
+    pub fn pending(&self) -> usize {
+        self.buf.len() - self.start
+    }
+
+    /// The line the next piece is read from.
+    pub fn line(&self) -> usize {
+        self.point.line
+    }
+
+    /// Drops `n` pending bytes, counting their lines.
+    fn advance(&mut self, n: usize, next: Option<ReadPoint>) {
+        let dropped = &self.buf[self.start..self.start + n];
+        self.point = next.unwrap_or_else(|| {
+            let lines = dropped.iter().filter(|&&b| b == b'\n').count();
+            ReadPoint {
+                line: self.point.line + lines,
+                at_line_start: if n == 0 {
+                    self.point.at_line_start
+                } else {
+                    dropped[n - 1] == b'\n'
+                },
+            }
+        });
+        self.start += n;
+    }
+
+    /// The next game, or `None` when more bytes are needed (after [`PdnSplitter::finish`]:
+    /// when every game was handed out).
+    pub fn next_piece(&mut self) -> Option<Piece> {
+        loop {
+            let pending = self.pending();
+            if pending == 0 {
+                return None;
+            }
+            if self.skipping {
+                let bytes = &self.buf[self.start..];
+                match bytes.windows(2).position(|w| w == b"\n[") {
+                    Some(k) => {
+                        self.advance(k + 1, None);
+                        self.skipping = false;
+                        self.rescan_at = 0;
+                        continue;
+                    }
+                    None if self.finished => {
+                        self.advance(pending, None);
+                        return None;
+                    }
+                    None => {
+                        // Keep the last byte: it may be the line break before a '['.
+                        self.advance(pending - 1, None);
+                        return None;
+                    }
+                }
+            }
+            if !self.bom_checked {
+                let bytes = &self.buf[self.start..];
+                if bytes.len() < BOM.len() && BOM.starts_with(bytes) && !self.finished {
+                    return None;
+                }
+                if bytes.starts_with(BOM) {
+                    self.start += BOM.len();
+                }
+                self.bom_checked = true;
+                continue;
+            }
+            if !self.finished && pending < self.rescan_at {
+                return None;
+            }
+            let window_len = pending.min(self.max_game_bytes);
+            let complete = self.finished && pending <= self.max_game_bytes;
+            let window = &self.buf[self.start..self.start + window_len];
+            // Whether only the UTF-8 text before a byte that is not UTF-8 is read: if the
+            // first game does not end before that byte, the rest is read as ISO-8859-1.
+            let mut before_latin1 = false;
+            let mut complete = complete;
+            let decoded: std::borrow::Cow<'_, str> = if self.latin1 {
+                window.iter().map(|&b| b as char).collect::<String>().into()
+            } else {
+                match std::str::from_utf8(window) {
+                    Ok(text) => text.into(),
+                    Err(e) => {
+                        // A character cut by the end of the bytes read so far, or a byte
+                        // that is not UTF-8.
+                        before_latin1 = e.error_len().is_some() || complete;
+                        complete = false;
+                        std::str::from_utf8(&window[..e.valid_up_to()])
+                            .expect("valid up to there")
+                            .into()
+                    }
+                }
+            };
+            let text: &str = &decoded;
+            // Bytes of the file for a byte offset of `text`.
+            let latin1 = self.latin1;
+            let bytes_of = |end: usize| {
+                if latin1 {
+                    text[..end].chars().count()
+                } else {
+                    end
+                }
+            };
+            match first_game(text, self.point, self.limits, complete) {
+                FirstGame::Game { game, end, next } => {
+                    let n = bytes_of(end);
+                    let checked = if self.strict {
+                        check_game(text, &game)
+                    } else {
+                        Ok(())
+                    };
+                    self.advance(n, Some(next));
+                    self.rescan_at = 0;
+                    return Some(match checked {
+                        Ok(()) => Piece::Game(game),
+                        Err(error) => Piece::Rejected { game, error },
+                    });
+                }
+                FirstGame::Blank { end: 0, .. } | FirstGame::NeedMore { .. } if before_latin1 => {
+                    self.latin1 = true;
+                }
+                FirstGame::Blank { end, next } => {
+                    let n = bytes_of(end);
+                    self.advance(n, Some(next));
+                    if n == 0 {
+                        self.rescan_at = self.next_scan(pending);
+                        return None;
+                    }
+                }
+                FirstGame::NeedMore { line } => {
+                    if window_len < self.max_game_bytes {
+                        self.rescan_at = self.next_scan(pending);
+                        return None;
+                    }
+                    // Over the bound: skip the game, from its last byte looked at on.
+                    self.advance(window_len - 1, None);
+                    self.skipping = true;
+                    return Some(Piece::TooLarge { line });
+                }
+                FirstGame::End => {
+                    self.advance(pending, None);
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// The pending length at which a game not complete with `pending` bytes is looked at
+    /// again.
+    fn next_scan(&self, pending: usize) -> usize {
+        (pending + pending / 2 + 1).min(self.max_game_bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::pdn::parse_pdn;
+
+    fn split(text: &[u8], piece: usize, max: usize) -> Vec<Piece> {
+        let mut s = PdnSplitter::new(PdnLimits::default(), max);
+        let mut out = Vec::new();
+        for chunk in text.chunks(piece.max(1)) {
+            s.push(chunk);
+            while let Some(p) = s.next_piece() {
+                out.push(p);
+            }
+            assert!(s.pending() <= max + piece, "{} held", s.pending());
+        }
+        s.finish();
+        while let Some(p) = s.next_piece() {
+            out.push(p);
+        }
+        out
+    }
+
+    fn games(pieces: Vec<Piece>) -> Vec<PdnGame> {
+        pieces
+            .into_iter()
+            .map(|p| match p {
+                Piece::Game(g) => g,
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pieces_of_every_size_give_the_games_of_the_whole_text() {
+        let text = "\u{feff}[Event \"a\"]\n[Result \"1- 0\"]\n1. 32-28 19-23 1-\n 0\n\
+                    %escape\n; comment\n{note} 1. 33-29 2-0 [Event \"b\"] 1. 31-27 *\n\
+                    Event \"c\"]\n1. 32-28 {unterminated";
+        let whole = parse_pdn(text);
+        assert_eq!(whole.len(), 3);
+        for piece in 1..=text.len() {
+            assert_eq!(
+                games(split(text.as_bytes(), piece, 1 << 20)),
+                whole,
+                "{piece}"
+            );
+        }
+    }
+
+    #[test]
+    fn latin1_after_the_first_byte_that_is_not_utf8() {
+        let mut text = "[Event \"Zürich\"]\n1. 32-28 *\n".as_bytes().to_vec();
+        text.extend_from_slice(b"[Event \"Z\xfcrich\"]\n1. 32-28 *\n");
+        for piece in [1, 2, 3, 7, 100] {
+            let g = games(split(&text, piece, 1 << 20));
+            assert_eq!(g.len(), 2);
+            assert_eq!(g[0].tag("Event"), Some("Zürich"));
+            assert_eq!(g[1].tag("Event"), Some("Zürich"));
+            assert_eq!(g[1].line, 3);
+        }
+    }
+
+    #[test]
+    fn a_game_over_the_bound_is_skipped_to_the_next_tag_line() {
+        let big = format!("[Event \"big\"]\n1. {}*\n", "32-28 28-32 ".repeat(100));
+        let text = format!("[Event \"a\"]\n1. 32-28 *\n\n{big}\n[Event \"b\"]\n1. 31-27 *\n");
+        for piece in [1, 5, 64, 4096] {
+            let p = split(text.as_bytes(), piece, 256);
+            assert_eq!(p.len(), 3, "{piece}: {p:?}");
+            assert!(matches!(&p[0], Piece::Game(g) if g.tag("Event") == Some("a")));
+            assert_eq!(p[1], Piece::TooLarge { line: 4 });
+            assert!(matches!(&p[2], Piece::Game(g) if g.tag("Event") == Some("b") && g.line == 7));
+        }
+    }
+
+    #[test]
+    fn blank_text_is_dropped_as_it_comes() {
+        let mut s = PdnSplitter::new(PdnLimits::default(), 1024);
+        for _ in 0..1000 {
+            s.push(b"   \n \r\n");
+            assert_eq!(s.next_piece(), None);
+            assert!(s.pending() < 64);
+        }
+        s.push(b"% escape\n1. 32-28 *\n");
+        s.finish();
+        match s.next_piece() {
+            Some(Piece::Game(g)) => assert_eq!(g.line, 2001),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(s.next_piece(), None);
+    }
+}

@@ -1,0 +1,500 @@
+//! `POST /v1/judge/pdn` with `Accept: application/x-ndjson`: a PDN file of any size, judged
+//! game by game as its bytes come, one JSON line per game written as soon as the game is
+//! judged.
+//!
+//! The body is read chunk by chunk (and decoded chunk by chunk when it has a
+//! `Content-Encoding`) into a [`PdnSplitter`], which holds only the bytes of the game being
+//! read (at most [`MAX_GAME_BYTES`]; a larger game is an entry with an error, and reading
+//! goes on at the next game). Each game is judged as engine work of its own, within the
+//! budget of a `/judge` request: no engine slot is held while the body's bytes are awaited,
+//! and a full pool makes the stream wait, not fail. The lines are:
+//!
+//! - one per game, in file order: the object of one entry of the JSON answer's `games`;
+//! - then, last, `{"summary": {"games", "judged", "errors"}}`;
+//! - or, when the stream cannot go on (its bounds on bytes and time, a body that stops
+//!   coming or cannot be decoded), last instead of the summary:
+//!   `{"error": <problem document>, "summary": <the counts so far>}`. The status was 200
+//!   already: the last line tells whether the whole file was judged.
+//!
+//! A client that goes away drops the stream, and with it the reading and the judging.
+
+use std::cell::Cell;
+use std::io;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use actix_web::http::{header, StatusCode};
+use actix_web::web::Bytes;
+use actix_web::{web, HttpRequest, HttpResponse};
+use arbiter_rules::adjudication::ReadOptions;
+use arbiter_rules::catalogue::{choose_variant, VariantChoice};
+use arbiter_rules::notation::pdn::PdnGame;
+use arbiter_rules::notation::pdn_stream::{PdnSplitter, Piece};
+use arbiter_rules::Variant;
+use futures_util::io::{AsyncRead, AsyncReadExt, BufReader};
+use futures_util::TryStreamExt;
+use serde::Serialize;
+
+use super::body::Coding;
+use super::pdn::{error_entry, judge_game, GameOutcome, PdnGameResult, PdnSummary, READ_LIMITS};
+use crate::engine::{Engine, Work};
+use crate::errors::{ApiError, Problem, ProblemCode};
+
+/// The media type of the streamed answer: newline-delimited JSON.
+pub const NDJSON: &str = "application/x-ndjson";
+
+/// Largest game of a streamed file, in bytes (1 MiB: any game the JSON answer accepts).
+pub const MAX_GAME_BYTES: usize = 1024 * 1024;
+
+/// Default bound on the bytes of a streamed file, as sent and once decoded (1 GiB).
+pub const DEFAULT_MAX_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// Default bound on the time of a stream, in seconds (10 minutes).
+pub const DEFAULT_MAX_SECONDS: u64 = 600;
+
+/// Default longest wait for the next bytes of the body, in seconds.
+pub const DEFAULT_IDLE_SECONDS: u64 = 30;
+
+/// Default most streams at once in a process.
+pub const DEFAULT_MAX_STREAMS: usize = 64;
+
+/// Streams running now in this process.
+static STREAMS: AtomicUsize = AtomicUsize::new(0);
+
+/// A running stream, counted until it ends (or its client goes away).
+struct Running;
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        STREAMS.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Bytes read from the body at a time.
+const READ_CHUNK: usize = 64 * 1024;
+
+/// Wait before asking again for an engine slot when every one is busy.
+const SLOT_RETRY: Duration = Duration::from_millis(50);
+
+/// The bounds of a streamed file (app data; the defaults when absent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamLimits {
+    /// Most bytes of the body, as sent and once decoded.
+    pub max_bytes: u64,
+    /// Longest time from the request to the last line.
+    pub max_time: Duration,
+    /// Longest wait for the next bytes of the body.
+    pub idle: Duration,
+    /// Most streams at once (each holds up to a game's bytes and its decoders' windows);
+    /// more are answered 503 `overloaded` with `Retry-After`.
+    pub max_streams: usize,
+}
+
+impl Default for StreamLimits {
+    fn default() -> Self {
+        StreamLimits {
+            max_bytes: DEFAULT_MAX_BYTES,
+            max_time: Duration::from_secs(DEFAULT_MAX_SECONDS),
+            idle: Duration::from_secs(DEFAULT_IDLE_SECONDS),
+            max_streams: DEFAULT_MAX_STREAMS,
+        }
+    }
+}
+
+/// How the games of a streamed file are judged.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    pub explicit: Option<&'static Variant>,
+    pub options: ReadOptions,
+    pub include_pdn: bool,
+    /// Each game checked against the PDN 3.0 grammar: one it rejects is an error entry
+    /// (`pdn-syntax`, its first fault in `detail`).
+    pub strict: bool,
+}
+
+/// Whether the request asks for the streamed answer: its `Accept` header names
+/// `application/x-ndjson` (with a q-value above 0).
+pub fn wants_ndjson(req: &HttpRequest) -> bool {
+    req.headers().get_all(header::ACCEPT).any(|v| {
+        String::from_utf8_lossy(v.as_bytes())
+            .split(',')
+            .any(|range| {
+                let mut parts = range.split(';');
+                let essence = parts.next().unwrap_or("").trim();
+                let refused = parts.any(|p| {
+                    let p = p.trim();
+                    p.strip_prefix("q=")
+                        .or_else(|| p.strip_prefix("Q="))
+                        .and_then(|q| q.trim().parse::<f32>().ok())
+                        .is_some_and(|q| q <= 0.0)
+                });
+                essence.eq_ignore_ascii_case(NDJSON) && !refused
+            })
+    })
+}
+
+/// 415: a JSON body asking for the streamed answer (a stream is read as PDN text).
+pub fn json_refused() -> ApiError {
+    ApiError::new(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        ProblemCode::UnsupportedMediaType,
+        "Unsupported media type",
+        format!(
+            "a streamed answer (Accept: {NDJSON}) is given for a PDN file sent as text \
+             (text/plain or application/x-pdn), not as JSON; pass the variant, the result \
+             convention and include_pdn as query parameters"
+        ),
+    )
+}
+
+/// 413: a declared length over the stream's bound on bytes.
+fn too_large(length: u64, limit: u64) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        ProblemCode::PayloadTooLarge,
+        "Request body too large",
+        format!("the request body has {length} bytes; a streamed PDN file has at most {limit}"),
+    )
+    .with_limit("body", limit)
+}
+
+/// The lines of the stream besides the games.
+#[derive(Serialize)]
+struct SummaryLine<'a> {
+    summary: &'a PdnSummary,
+}
+
+#[derive(Serialize)]
+struct ErrorLine<'a> {
+    error: &'a Problem,
+    summary: &'a PdnSummary,
+}
+
+/// Starts the streamed answer: 200 at once, the lines as the games are judged.
+pub fn judge_stream(
+    req: &HttpRequest,
+    engine: web::Data<Engine>,
+    payload: web::Payload,
+    codings: Vec<Coding>,
+    settings: Settings,
+) -> Result<HttpResponse, ApiError> {
+    let limits = req
+        .app_data::<web::Data<StreamLimits>>()
+        .map(|l| *l.get_ref())
+        .unwrap_or_default();
+    if let Some(n) = super::body::declared_length(req) {
+        if n as u64 > limits.max_bytes {
+            return Err(too_large(n as u64, limits.max_bytes));
+        }
+    }
+    if STREAMS.fetch_add(1, Ordering::AcqRel) >= limits.max_streams {
+        STREAMS.fetch_sub(1, Ordering::AcqRel);
+        let n = limits.max_streams;
+        let retry = crate::engine::RETRY_AFTER_SECS;
+        return Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            ProblemCode::Overloaded,
+            "Overloaded",
+            format!(
+                "all {n} PDN streams of this replica are running; the request was not \
+                 started: retry after {retry} s or on another replica"
+            ),
+        )
+        .with_limit("streams", n as u64)
+        .with_header("retry-after", &retry.to_string()));
+    }
+    let running = Running;
+    let metrics = req
+        .app_data::<web::Data<crate::metrics::Metrics>>()
+        .cloned();
+    let sent = Rc::new(Cell::new(0u64));
+    let counted = sent.clone();
+    let raw = payload
+        .inspect_ok(move |chunk| counted.set(counted.get() + chunk.len() as u64))
+        .map_err(|e| io::Error::other(e.to_string()))
+        .into_async_read();
+    let reader = decoder(Box::pin(raw), &codings);
+    let state = Judging {
+        reader,
+        read_buf: vec![0; READ_CHUNK],
+        splitter: PdnSplitter::new(READ_LIMITS, MAX_GAME_BYTES).strict(settings.strict),
+        engine,
+        metrics,
+        settings,
+        limits,
+        started: Instant::now(),
+        sent,
+        decoded: 0,
+        summary: PdnSummary {
+            games: 0,
+            judged: 0,
+            errors: 0,
+        },
+        eof: false,
+        done: false,
+        _running: running,
+    };
+    let lines = futures_util::stream::unfold(state, |mut s| async move {
+        let line = s.next_line().await?;
+        Some((Ok::<_, actix_web::Error>(line), s))
+    });
+    Ok(HttpResponse::Ok()
+        .content_type(NDJSON)
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        // Lines as they come, through nginx too.
+        .insert_header(("x-accel-buffering", "no"))
+        .streaming(lines))
+}
+
+type Reader = Pin<Box<dyn AsyncRead>>;
+
+/// The body with its content codings undone as it is read (a bounded buffer each).
+fn decoder(raw: Reader, codings: &[Coding]) -> Reader {
+    use async_compression::futures::bufread::{
+        BrotliDecoder, GzipDecoder, ZlibDecoder, ZstdDecoder,
+    };
+    let mut reader = raw;
+    for coding in codings.iter().rev() {
+        let input = BufReader::new(reader);
+        reader = match coding {
+            Coding::Gzip => {
+                let mut d = GzipDecoder::new(input);
+                d.multiple_members(true);
+                Box::pin(d)
+            }
+            Coding::Deflate => Box::pin(ZlibDecoder::new(input)),
+            Coding::Brotli => Box::pin(BrotliDecoder::new(input)),
+            Coding::Zstd => {
+                // A frame may ask for a window of up to 2 GiB; 8 MiB is the bound of the
+                // whole-body decoder too.
+                let params = [async_compression::zstd::DParameter::window_log_max(23)];
+                let mut d = ZstdDecoder::with_params(input, &params);
+                d.multiple_members(true);
+                Box::pin(d)
+            }
+        };
+    }
+    reader
+}
+
+/// The state of a streamed answer.
+struct Judging {
+    reader: Reader,
+    read_buf: Vec<u8>,
+    splitter: PdnSplitter,
+    engine: web::Data<Engine>,
+    metrics: Option<web::Data<crate::metrics::Metrics>>,
+    settings: Settings,
+    limits: StreamLimits,
+    started: Instant,
+    /// Bytes of the body as sent.
+    sent: Rc<Cell<u64>>,
+    /// Bytes of the body once decoded.
+    decoded: u64,
+    summary: PdnSummary,
+    eof: bool,
+    done: bool,
+    _running: Running,
+}
+
+impl Judging {
+    /// The next line, or `None` after the last.
+    async fn next_line(&mut self) -> Option<Bytes> {
+        if self.done {
+            return None;
+        }
+        let deadline = self.started + self.limits.max_time;
+        loop {
+            if let Some(piece) = self.splitter.next_piece() {
+                return Some(match self.judge(piece, deadline).await {
+                    Ok(entry) => self.game_line(&entry),
+                    Err(problem) => self.end_with(&problem),
+                });
+            }
+            if self.eof {
+                self.done = true;
+                return Some(json_line(&SummaryLine {
+                    summary: &self.summary,
+                }));
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Some(self.end_with(&self.time_bound()));
+            }
+            let wait = (deadline - now).min(self.limits.idle);
+            let read = actix_web::rt::time::timeout(wait, self.reader.read(&mut self.read_buf));
+            match read.await {
+                Err(_) if Instant::now() >= deadline => {
+                    return Some(self.end_with(&self.time_bound()));
+                }
+                Err(_) => {
+                    let idle = self.limits.idle.as_secs();
+                    return Some(self.end_with(&ApiError::new(
+                        StatusCode::REQUEST_TIMEOUT,
+                        ProblemCode::RequestTimeout,
+                        "Request body stopped",
+                        format!("no byte of the request body came for {idle} s"),
+                    )));
+                }
+                Ok(Err(e)) => {
+                    return Some(self.end_with(&ApiError::new(
+                        StatusCode::BAD_REQUEST,
+                        ProblemCode::InvalidEncoding,
+                        "Body could not be read",
+                        format!(
+                            "the request body could not be read or decoded as its \
+                             Content-Encoding says: {e}"
+                        ),
+                    )));
+                }
+                Ok(Ok(0)) => {
+                    self.eof = true;
+                    self.splitter.finish();
+                }
+                Ok(Ok(n)) => {
+                    self.decoded += n as u64;
+                    let bytes = self.decoded.max(self.sent.get());
+                    if bytes > self.limits.max_bytes {
+                        let limit = self.limits.max_bytes;
+                        return Some(
+                            self.end_with(
+                                &ApiError::new(
+                                    StatusCode::PAYLOAD_TOO_LARGE,
+                                    ProblemCode::PayloadTooLarge,
+                                    "Request body too large",
+                                    format!(
+                                        "a streamed PDN file has at most {limit} bytes, as sent \
+                                     and once decoded; the games before that point were judged"
+                                    ),
+                                )
+                                .with_limit("body", limit),
+                            ),
+                        );
+                    }
+                    self.splitter.push(&self.read_buf[..n]);
+                    // A body whose bytes are all there (a compressed one above all) could keep
+                    // this loop going without a line to write: let the worker's other
+                    // connections run between two reads.
+                    actix_web::rt::task::yield_now().await;
+                }
+            }
+        }
+    }
+
+    fn time_bound(&self) -> ApiError {
+        let secs = self.limits.max_time.as_secs();
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            ProblemCode::RequestTimeout,
+            "Stream took too long",
+            format!(
+                "a streamed PDN file is judged within {secs} s; the games before that point \
+                 were judged"
+            ),
+        )
+        .with_limit("seconds", secs)
+    }
+
+    /// Judges one piece of the file as engine work of its own; a full pool is waited for.
+    /// An error ends the stream.
+    async fn judge(&mut self, piece: Piece, deadline: Instant) -> Result<PdnGameResult, ApiError> {
+        let index = self.summary.games;
+        let game = match piece {
+            Piece::Game(game) => Arc::new(game),
+            Piece::Rejected { game, error } => {
+                return Ok(error_entry(
+                    index,
+                    &game,
+                    None,
+                    ProblemCode::PdnSyntax,
+                    error.to_string(),
+                ));
+            }
+            Piece::TooLarge { line } => {
+                let game = PdnGame {
+                    line,
+                    ..PdnGame::default()
+                };
+                return Ok(error_entry(
+                    index,
+                    &game,
+                    None,
+                    ProblemCode::PayloadTooLarge,
+                    format!(
+                        "the game has more than {MAX_GAME_BYTES} bytes (1 MiB); it was not \
+                         read, and reading went on at the next line starting with '['"
+                    ),
+                ));
+            }
+        };
+        let Settings {
+            explicit,
+            options,
+            include_pdn,
+            ..
+        } = self.settings;
+        loop {
+            let g = game.clone();
+            let run = self.engine.run(Work::Request, move |budget| {
+                judge_game(index, &g, explicit, options, include_pdn, budget)
+            });
+            match run.await {
+                Ok(entry) => return Ok(entry),
+                Err(e) => match e.problem().code {
+                    ProblemCode::BudgetExceeded => {
+                        let variant = match choose_variant(&game, explicit) {
+                            VariantChoice::Found(v) => Some(v),
+                            _ => None,
+                        };
+                        return Ok(error_entry(
+                            index,
+                            &game,
+                            variant,
+                            ProblemCode::BudgetExceeded,
+                            e.problem().detail.clone(),
+                        ));
+                    }
+                    ProblemCode::Overloaded if Instant::now() < deadline => {
+                        actix_web::rt::time::sleep(SLOT_RETRY).await;
+                    }
+                    ProblemCode::Overloaded => return Err(self.time_bound()),
+                    _ => return Err(e),
+                },
+            }
+        }
+    }
+
+    fn game_line(&mut self, entry: &PdnGameResult) -> Bytes {
+        self.summary.games += 1;
+        match (entry.outcome, &entry.variant) {
+            (GameOutcome::Judged, Some(v)) => {
+                self.summary.judged += 1;
+                if let Some(m) = &self.metrics {
+                    m.add_judged(v, 1);
+                }
+            }
+            _ => self.summary.errors += 1,
+        }
+        json_line(entry)
+    }
+
+    /// The last line of a stream that cannot go on.
+    fn end_with(&mut self, e: &ApiError) -> Bytes {
+        self.done = true;
+        json_line(&ErrorLine {
+            error: e.problem(),
+            summary: &self.summary,
+        })
+    }
+}
+
+fn json_line<T: Serialize>(value: &T) -> Bytes {
+    let mut out = serde_json::to_vec(value).unwrap_or_else(|e| {
+        format!("{{\"error\":{{\"detail\":\"cannot write JSON: {e}\"}}}}").into_bytes()
+    });
+    out.push(b'\n');
+    Bytes::from(out)
+}
