@@ -471,3 +471,35 @@ async fn the_stream_has_a_bound_on_time() {
     assert_eq!(last["error"]["code"], "request-timeout", "{last}");
     assert_eq!(last["summary"]["games"], 1, "{last}");
 }
+
+/// `strict=true` in the stream: a game the PDN 3.0 grammar rejects is an error entry
+/// (`pdn-syntax`, with its first fault), the games around it are judged, and the same games
+/// are judged with warnings when the reading is tolerant.
+#[tokio::test]
+async fn strict_streams_give_each_rejected_game_its_error_entry() {
+    let app = spawn_app().await;
+    let good = "[GameType \"20\"]\n1. 32-28 19-23 *\n\n";
+    // A comment nested in a comment (the grammar's COMMENT holds no '{').
+    let nested = "[GameType \"20\"]\n1. 32-28 { a { b } } 19-23 *\n\n";
+    let body = format!("{good}{nested}{good}");
+    let (games, last) =
+        lines(send(&app, "?strict=true", None, body.clone().into_bytes()).await).await;
+    assert_eq!(games.len(), 3, "{last}");
+    assert_eq!(games[0]["outcome"], "judged", "{}", games[0]);
+    assert_eq!(games[1]["outcome"], "error", "{}", games[1]);
+    assert_eq!(games[1]["error"]["code"], "pdn-syntax", "{}", games[1]);
+    let detail = games[1]["error"]["detail"].as_str().unwrap();
+    assert!(detail.starts_with("line 5, column "), "{detail}");
+    assert_eq!(games[2]["outcome"], "judged", "{}", games[2]);
+    assert_eq!(last["summary"]["errors"], 1, "{last}");
+
+    let (games, _) = lines(send(&app, "", None, body.into_bytes()).await).await;
+    assert!(games.iter().all(|g| g["outcome"] == "judged"));
+    let codes: Vec<&str> = games[1]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["code"].as_str().unwrap())
+        .collect();
+    assert!(codes.contains(&"nested-comment"), "{codes:?}");
+}

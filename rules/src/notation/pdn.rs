@@ -37,6 +37,9 @@ pub struct PdnGame {
     pub span: std::ops::Range<usize>,
     /// The 1-based line where `span` starts.
     pub span_line: usize,
+    /// Characters on the first line of the text the game was read from, before that text
+    /// starts: 0 for a text read whole; a game split from a stream may start mid-line.
+    pub text_column: usize,
 }
 
 /// Most notes kept per game.
@@ -159,6 +162,8 @@ pub struct PdnReader<'a> {
     i: usize,
     line: usize,
     at_line_start: bool,
+    /// Characters on the first line before the text starts (a resumed reader's).
+    first_column: usize,
     limits: PdnLimits,
     /// Count games without keeping their moves or tags ([`PdnReader::count`]).
     skim: bool,
@@ -172,6 +177,7 @@ impl<'a> PdnReader<'a> {
             i: 0,
             line: 1,
             at_line_start: true,
+            first_column: 0,
             limits,
             skim: false,
         }
@@ -201,6 +207,7 @@ impl<'a> PdnReader<'a> {
             i: 0,
             line: from.line,
             at_line_start: from.at_line_start,
+            first_column: from.column,
             limits,
             skim: false,
         }
@@ -209,11 +216,17 @@ impl<'a> PdnReader<'a> {
     /// Where the reader stands: its byte offset in the text, and what [`PdnReader::resume`]
     /// needs to read on from there.
     pub(super) fn point(&self) -> (usize, ReadPoint) {
+        let i = self.i.min(self.text.len());
+        let column = match self.text[..i].rfind('\n') {
+            Some(n) => self.text[n + 1..i].chars().count(),
+            None => self.first_column + self.text[..i].chars().count(),
+        };
         let point = ReadPoint {
             line: self.line,
             at_line_start: self.at_line_start,
+            column,
         };
-        (self.i.min(self.text.len()), point)
+        (i, point)
     }
 
     /// The character at byte `i` (every syntax character of PDN is ASCII).
@@ -398,6 +411,7 @@ impl Iterator for PdnReader<'_> {
         let mut g = GameState::default();
         g.game.span = self.i..self.i;
         g.game.span_line = self.line;
+        g.game.text_column = self.first_column;
         while self.i < len {
             let i = self.i;
             let c = bytes[i];

@@ -97,7 +97,7 @@ pub fn check_file(text: &str) -> Result<(), PdnSyntaxError> {
     if covered == 0 || !body[covered..].trim().is_empty() {
         let span = covered..body.len();
         let line = 1 + body[..covered].bytes().filter(|&b| b == b'\n').count();
-        check_span(body, span, line, true)?;
+        check_span(body, span, (line, 0), true)?;
     }
     Ok(())
 }
@@ -116,7 +116,12 @@ fn check_game_in(body: &str, game: &PdnGame) -> Result<(), PdnSyntaxError> {
         return Err(not_of_this_text());
     }
     let last = game.span.end >= body.len();
-    check_span(body, game.span.clone(), game.span_line, last)
+    check_span(
+        body,
+        game.span.clone(),
+        (game.span_line, game.text_column),
+        last,
+    )
 }
 
 /// The error for a game whose span is not in the text given.
@@ -166,6 +171,8 @@ struct Locator<'a> {
     text: &'a str,
     from: usize,
     line: usize,
+    /// Characters on the text's first line before the text starts.
+    first_column: usize,
 }
 
 impl Locator<'_> {
@@ -176,8 +183,11 @@ impl Locator<'_> {
                 .bytes()
                 .filter(|&b| b == b'\n')
                 .count();
-        let line_start = self.text[..at].rfind('\n').map_or(0, |n| n + 1);
-        let column = self.text[line_start..at].chars().count() + 1;
+        let (line_start, before) = match self.text[..at].rfind('\n') {
+            Some(n) => (n + 1, 0),
+            None => (0, self.first_column),
+        };
+        let column = before + self.text[line_start..at].chars().count() + 1;
         PdnSyntaxError {
             line,
             column,
@@ -280,13 +290,14 @@ fn from_pest(e: pest::error::Error<Rule>, offset: usize, at: &Locator) -> PdnSyn
 fn check_span(
     text: &str,
     span: Range<usize>,
-    span_line: usize,
+    (span_line, first_column): (usize, usize),
     last: bool,
 ) -> Result<(), PdnSyntaxError> {
     let at = Locator {
         text,
         from: span.start,
         line: span_line.max(1),
+        first_column,
     };
     let slice = &text[span.clone()];
     let (tags, separator) = match read_game(slice, span.start) {
@@ -456,6 +467,7 @@ pub(crate) fn deviations_in(body: &str, game: &PdnGame) -> Vec<Deviation> {
         text: body,
         from: game.span.start,
         line: game.span_line.max(1),
+        first_column: game.text_column,
     };
     let last = game.span.end >= body.len();
     // A game of the grammar: only its tag values and result can deviate (the same checks as

@@ -21,6 +21,8 @@ pub struct ReadPoint {
     pub line: usize,
     /// At the start of a line (a `%` escape line or a tag without its `[` may start here).
     pub at_line_start: bool,
+    /// Characters on its line before it.
+    pub column: usize,
 }
 
 impl Default for ReadPoint {
@@ -29,6 +31,7 @@ impl Default for ReadPoint {
         ReadPoint {
             line: 1,
             at_line_start: true,
+            column: 0,
         }
     }
 }
@@ -75,6 +78,7 @@ pub fn first_game(text: &str, from: ReadPoint, limits: PdnLimits, complete: bool
             let next = ReadPoint {
                 line: from.line + text[..end].bytes().filter(|&b| b == b'\n').count(),
                 at_line_start: from.at_line_start || end > 0,
+                column: if end > 0 { 0 } else { from.column },
             };
             FirstGame::Blank { end, next }
         }
@@ -111,6 +115,10 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 ///
 /// The text is read as UTF-8 up to its first byte that is not UTF-8, then as ISO-8859-1
 /// (every byte one character), as older PDN files are written.
+///
+/// A game's [`PdnGame::span`] is where its text lies in the whole text, except that it starts
+/// after the blank lines before the game (read whole, a game's text starts where the previous
+/// game ended); `span_line` is the line where it starts.
 #[derive(Clone, Debug)]
 pub struct PdnSplitter {
     buf: Vec<u8>,
@@ -129,6 +137,9 @@ pub struct PdnSplitter {
     finished: bool,
     /// Checking each game against the PDN 3.0 grammar.
     strict: bool,
+    /// Length of the text handed out so far, as read: where the next game's
+    /// [`PdnGame::span`] starts in the whole text.
+    offset: usize,
 }
 
 impl PdnSplitter {
@@ -147,6 +158,7 @@ impl PdnSplitter {
             skipping: false,
             finished: false,
             strict: false,
+            offset: 0,
         }
     }
 
@@ -184,6 +196,10 @@ impl PdnSplitter {
 
     /// Drops `n` pending bytes, counting their lines.
     fn advance(&mut self, n: usize, next: Option<ReadPoint>) {
+        if next.is_none() {
+            // Bytes skipped, not read: counted as they are.
+            self.offset += n;
+        }
         let dropped = &self.buf[self.start..self.start + n];
         self.point = next.unwrap_or_else(|| {
             let lines = dropped.iter().filter(|&&b| b == b'\n').count();
@@ -193,6 +209,10 @@ impl PdnSplitter {
                     self.point.at_line_start
                 } else {
                     dropped[n - 1] == b'\n'
+                },
+                column: match dropped.iter().rposition(|&b| b == b'\n') {
+                    Some(k) => n - k - 1,
+                    None => self.point.column + n,
                 },
             }
         });
@@ -275,13 +295,19 @@ impl PdnSplitter {
                 }
             };
             match first_game(text, self.point, self.limits, complete) {
-                FirstGame::Game { game, end, next } => {
+                FirstGame::Game {
+                    mut game,
+                    end,
+                    next,
+                } => {
                     let n = bytes_of(end);
                     let checked = if self.strict {
                         check_game(text, &game)
                     } else {
                         Ok(())
                     };
+                    game.span = game.span.start + self.offset..game.span.end + self.offset;
+                    self.offset += end;
                     self.advance(n, Some(next));
                     self.rescan_at = 0;
                     return Some(match checked {
@@ -294,6 +320,7 @@ impl PdnSplitter {
                 }
                 FirstGame::Blank { end, next } => {
                     let n = bytes_of(end);
+                    self.offset += end;
                     self.advance(n, Some(next));
                     if n == 0 {
                         self.rescan_at = self.next_scan(pending);
@@ -347,11 +374,19 @@ mod tests {
         out
     }
 
+    /// Where a game's text starts differs by design (see [`PdnSplitter`]); where it ends not.
+    fn comparable(mut g: PdnGame) -> PdnGame {
+        g.span.start = 0;
+        g.span_line = 0;
+        g.text_column = 0;
+        g
+    }
+
     fn games(pieces: Vec<Piece>) -> Vec<PdnGame> {
         pieces
             .into_iter()
             .map(|p| match p {
-                Piece::Game(g) => g,
+                Piece::Game(g) => comparable(g),
                 other => panic!("{other:?}"),
             })
             .collect()
@@ -362,7 +397,7 @@ mod tests {
         let text = "\u{feff}[Event \"a\"]\n[Result \"1- 0\"]\n1. 32-28 19-23 1-\n 0\n\
                     %escape\n; comment\n{note} 1. 33-29 2-0 [Event \"b\"] 1. 31-27 *\n\
                     Event \"c\"]\n1. 32-28 {unterminated";
-        let whole = parse_pdn(text);
+        let whole: Vec<PdnGame> = parse_pdn(text).into_iter().map(comparable).collect();
         assert_eq!(whole.len(), 3);
         for piece in 1..=text.len() {
             assert_eq!(
