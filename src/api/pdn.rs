@@ -591,7 +591,8 @@ fn judge_settings(
 /// with the error `budget-exceeded`). The stream is bounded: at most 1 GiB of body, as sent
 /// and once decoded (a larger declared `Content-Length` is 413 at once), at most 10 minutes
 /// (both configurable by the operator), at most 30 s without a byte of the body; a replica
-/// runs at most 64 streams at once (more: 503 `overloaded`, nothing started). Past a
+/// runs at most 64 stream units at once, a stream counting 1 and 8 more for each brotli or
+/// zstd decoding (more: 503 `overloaded`, nothing started). Past a
 /// bound, or when the body cannot be decoded, the stream ends with the line
 /// `{"error": <problem document>, "summary": <the counts so far>}` instead of the summary:
 /// the status was 200 already, so the last line tells whether every game was judged. The

@@ -58,18 +58,36 @@ pub const DEFAULT_MAX_SECONDS: u64 = 600;
 /// Default longest wait for the next bytes of the body, in seconds.
 pub const DEFAULT_IDLE_SECONDS: u64 = 30;
 
-/// Default most streams at once in a process.
+/// Default most stream units at once in a process: 64 plain or gzip streams, or 7 brotli or
+/// zstd ones (see [`stream_units`]).
 pub const DEFAULT_MAX_STREAMS: usize = 64;
 
-/// Streams running now in this process.
+/// Stream units a brotli or zstd decoding adds to its stream: its window takes up to 16 MiB
+/// (brotli) or 8 MiB (zstd), against about 1 MiB for the rest of a stream (its game and read
+/// buffer) and 32 KiB for a gzip or deflate window.
+pub const WIDE_WINDOW_UNITS: usize = 8;
+
+/// What a stream counts against [`StreamLimits::max_streams`]: 1, plus
+/// [`WIDE_WINDOW_UNITS`] for each brotli or zstd decoding of its body. So the streams of a
+/// replica hold at most about 64 MiB with the default bound, whatever their encodings (a
+/// pod's memory limit is 256 MiB).
+pub fn stream_units(codings: &[Coding]) -> usize {
+    1 + WIDE_WINDOW_UNITS
+        * codings
+            .iter()
+            .filter(|c| matches!(c, Coding::Brotli | Coding::Zstd))
+            .count()
+}
+
+/// Stream units running now in this process.
 static STREAMS: AtomicUsize = AtomicUsize::new(0);
 
-/// A running stream, counted until it ends (or its client goes away).
-struct Running;
+/// A running stream's units, counted until it ends (or its client goes away).
+struct Running(usize);
 
 impl Drop for Running {
     fn drop(&mut self) {
-        STREAMS.fetch_sub(1, Ordering::AcqRel);
+        STREAMS.fetch_sub(self.0, Ordering::AcqRel);
     }
 }
 
@@ -88,8 +106,8 @@ pub struct StreamLimits {
     pub max_time: Duration,
     /// Longest wait for the next bytes of the body.
     pub idle: Duration,
-    /// Most streams at once (each holds up to a game's bytes and its decoders' windows);
-    /// more are answered 503 `overloaded` with `Retry-After`.
+    /// Most stream units at once ([`stream_units`]: each stream holds up to a game's bytes
+    /// and its decoders' windows); more are answered 503 `overloaded` with `Retry-After`.
     pub max_streams: usize,
 }
 
@@ -190,8 +208,9 @@ pub fn judge_stream(
             return Err(too_large(n as u64, limits.max_bytes));
         }
     }
-    if STREAMS.fetch_add(1, Ordering::AcqRel) >= limits.max_streams {
-        STREAMS.fetch_sub(1, Ordering::AcqRel);
+    let units = stream_units(&codings);
+    if STREAMS.fetch_add(units, Ordering::AcqRel) + units > limits.max_streams {
+        STREAMS.fetch_sub(units, Ordering::AcqRel);
         let n = limits.max_streams;
         let retry = crate::engine::RETRY_AFTER_SECS;
         return Err(ApiError::new(
@@ -199,14 +218,15 @@ pub fn judge_stream(
             ProblemCode::Overloaded,
             "Overloaded",
             format!(
-                "all {n} PDN streams of this replica are running; the request was not \
-                 started: retry after {retry} s or on another replica"
+                "the PDN streams of this replica use all its {n} stream units (a stream \
+                 counts 1, and {WIDE_WINDOW_UNITS} more for each brotli or zstd decoding); \
+                 the request was not started: retry after {retry} s or on another replica"
             ),
         )
         .with_limit("streams", n as u64)
         .with_header("retry-after", &retry.to_string()));
     }
-    let running = Running;
+    let running = Running(units);
     let metrics = req
         .app_data::<web::Data<crate::metrics::Metrics>>()
         .cloned();

@@ -382,6 +382,35 @@ async fn streams_past_the_bound_on_streams_at_once_are_shed() {
     ok_json(res).await;
 }
 
+/// A brotli or zstd body counts 1 + 8 stream units (its decoder's window takes up to 16 MiB),
+/// so a bound of 8 units refuses it before anything is read, whatever else runs.
+#[tokio::test]
+async fn wide_window_streams_count_more_against_the_bound() {
+    use arbiter::api::body::Coding;
+    use arbiter::api::pdn_stream::stream_units;
+    assert_eq!(stream_units(&[]), 1);
+    assert_eq!(stream_units(&[Coding::Gzip]), 1);
+    assert_eq!(stream_units(&[Coding::Brotli]), 9);
+    assert_eq!(stream_units(&[Coding::Gzip, Coding::Zstd]), 9);
+    let app = spawn_app_with(Config {
+        workers: Some(1),
+        pdn_stream: StreamLimits {
+            max_streams: 8,
+            ..StreamLimits::default()
+        },
+        ..Config::new("127.0.0.1:0")
+    })
+    .await;
+    for (coding, body) in [
+        ("br", brotli(&many_games(3))),
+        ("zstd", zstd(&many_games(3))),
+    ] {
+        let res = send(&app, "", Some(coding), body).await;
+        let p = problem(res, 503, "overloaded").await;
+        assert_eq!(p["limit"], 8, "{coding}: {p}");
+    }
+}
+
 #[tokio::test]
 async fn each_game_has_its_own_budget() {
     // A budget too small for the game: each game is an entry with the error, and the stream
