@@ -443,10 +443,14 @@ fn judge(
                 Piece::Rejected { game, error } => {
                     let detail = error.to_string();
                     first_fault.get_or_insert_with(|| format!("{file}: {detail}"));
+                    let variant = match arbiter_rules::catalogue::choose_variant(&game, explicit) {
+                        arbiter_rules::catalogue::VariantChoice::Found(v) => Some(v),
+                        _ => None,
+                    };
                     arbiter::api::pdn::error_entry(
                         index,
                         &game,
-                        None,
+                        variant,
                         arbiter::errors::ProblemCode::PdnSyntax,
                         detail,
                     )

@@ -425,10 +425,14 @@ impl Judging {
         let game = match piece {
             Piece::Game(game) => Arc::new(game),
             Piece::Rejected { game, error } => {
+                let variant = match choose_variant(&game, self.settings.explicit) {
+                    VariantChoice::Found(v) => Some(v),
+                    _ => None,
+                };
                 return Ok(error_entry(
                     index,
                     &game,
-                    None,
+                    variant,
                     ProblemCode::PdnSyntax,
                     error.to_string(),
                 ));

@@ -517,6 +517,7 @@ async fn strict_streams_give_each_rejected_game_its_error_entry() {
     assert_eq!(games[0]["outcome"], "judged", "{}", games[0]);
     assert_eq!(games[1]["outcome"], "error", "{}", games[1]);
     assert_eq!(games[1]["error"]["code"], "pdn-syntax", "{}", games[1]);
+    assert_eq!(games[1]["variant"], "international", "{}", games[1]);
     let detail = games[1]["error"]["detail"].as_str().unwrap();
     assert!(detail.starts_with("line 5, column "), "{detail}");
     assert_eq!(games[2]["outcome"], "judged", "{}", games[2]);
