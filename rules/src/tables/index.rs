@@ -159,13 +159,21 @@ impl Indexer {
             let mut rank = rest % g.size;
             rest /= g.size;
             // Largest combination first: the top element is the largest a with C(a, j) <= rank.
-            let mut a = g.cells.len();
+            let mut top = g.cells.len();
             let set = &mut sets[g.color as usize][g.kind as usize];
             for j in (1..=g.count).rev() {
-                a -= 1;
-                while self.binom.get(a, j) > rank {
-                    a -= 1;
+                // C(a, j) grows with a: binary search in j-1..top (C(j-1, j) = 0 <= rank).
+                let (mut lo, mut hi) = (j - 1, top - 1);
+                while lo < hi {
+                    let mid = (lo + hi).div_ceil(2);
+                    if self.binom.get(mid, j) <= rank {
+                        lo = mid;
+                    } else {
+                        hi = mid - 1;
+                    }
                 }
+                let a = lo;
+                top = a;
                 rank -= self.binom.get(a, j);
                 let cell = g.cells[a] as usize;
                 if all.contains(cell) {
