@@ -18,7 +18,7 @@ mod oracle;
 
 use std::collections::BTreeMap;
 
-use arbiter_rules::tables::{materials_up_to, Material, Table, Tables, Value};
+use arbiter_rules::tables::{materials_up_to, supported, Material, Table, Tables, Value};
 use arbiter_rules::{status, variant, Budget, Color, Kind, Position, Status, Variant};
 use oracle::{enumerate, Graph, Val};
 
@@ -263,6 +263,30 @@ fn anti_checkers_up_to_three_pieces_agree_with_the_oracle() {
 fn alquerque_up_to_four_pieces_agree_with_the_oracle() {
     // A point-and-line board: orthogonal and diagonal lines, single captures.
     agree("alquerque", &up_to("alquerque", 4));
+}
+
+#[test]
+fn more_rulesets_up_to_three_pieces_agree_with_the_oracle() {
+    // Italian: short kings, men may not capture kings, the full precedence chain. Hawaiian
+    // (Konane): a full board, moves are straight jumps. Seth: a point-and-line board whose
+    // goal points end the game. Breakthrough: the first king wins (an end rule that forbids
+    // kings of both sides).
+    for id in ["italian", "hawaiian", "seth", "breakthrough"] {
+        agree(id, &up_to(id, 3));
+    }
+}
+
+#[test]
+#[ignore = "minutes: run with --ignored"]
+fn every_variant_with_tables_agrees_with_the_oracle() {
+    // Up to 3 pieces on boards of at most 64 cells, 2 pieces on larger ones.
+    for v in arbiter_rules::variants() {
+        if supported(v).is_err() {
+            continue;
+        }
+        let pieces = if v.board().len() <= 64 { 3 } else { 2 };
+        agree(v.id(), &up_to(v.id(), pieces));
+    }
 }
 
 // ---------------------------------------------------------------------------------------
