@@ -73,7 +73,9 @@ fn agree(id: &str, roots: &[Material]) -> Tables {
     let v = var(id);
     let tables = build(id, roots);
     let held = tables.materials();
-    assert!(!held.is_empty(), "{id}: nothing built");
+    for r in roots {
+        assert!(held.contains(r), "{id}: {r} was not built");
+    }
     let counts: Vec<_> = held.iter().map(|m| m.counts).collect();
     let graph = Graph::solve(v, &counts);
 
@@ -372,7 +374,7 @@ fn english_two_kings_beat_one_king() {
             );
         }
     }
-    // With the move, two kings never lose: the lone king takes at most one of them.
+    // With the move, two kings never lose, capture about or not.
     assert_eq!(strong_to_move.losses, 0, "{strong_to_move:?}");
     assert!(
         quiet_outside_nooks.total() > 10_000,
