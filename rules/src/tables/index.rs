@@ -52,6 +52,8 @@ struct Group {
     slot: Vec<u8>,
     /// Number of combinations: C(cells, count).
     size: u64,
+    /// What one step of this group's rank adds to an index.
+    stride: u64,
 }
 
 /// The numbering of one material's positions.
@@ -107,8 +109,14 @@ impl Indexer {
                     cells,
                     slot,
                     size: gsize,
+                    stride: 0,
                 });
             }
+        }
+        let mut stride = 2;
+        for g in groups.iter_mut().rev() {
+            g.stride = stride;
+            stride *= g.size;
         }
         Some(Indexer {
             groups,
@@ -142,6 +150,35 @@ impl Indexer {
             idx = idx * g.size + rank;
         }
         Some(idx * 2 + pos.side() as u64)
+    }
+
+    /// The group of pieces of `color` and `kind`, if the material has such pieces.
+    #[inline]
+    pub(crate) fn group(&self, color: Color, kind: Kind) -> Option<usize> {
+        self.groups
+            .iter()
+            .position(|g| g.color == color && g.kind == kind)
+    }
+
+    /// The rank of group `g` standing on `cells`; `None` if one of them is barred to it.
+    #[inline]
+    pub(crate) fn rank(&self, g: usize, cells: Bits) -> Option<u64> {
+        let g = &self.groups[g];
+        let mut rank = 0;
+        for (j, cell) in cells.iter().enumerate() {
+            let s = g.slot[cell];
+            if s == u8::MAX {
+                return None;
+            }
+            rank += self.binom.get(s as usize, j + 1);
+        }
+        Some(rank)
+    }
+
+    /// What one step of group `g`'s rank adds to an index.
+    #[inline]
+    pub(crate) fn stride(&self, g: usize) -> u64 {
+        self.groups[g].stride
     }
 
     /// The pieces and side an index stands for; `None` when two pieces share a cell.
