@@ -175,6 +175,49 @@ impl Indexer {
         Some(rank)
     }
 
+    /// Number of groups of like pieces.
+    pub(crate) fn groups(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// The colour and kind of group `g`.
+    pub(crate) fn group_key(&self, g: usize) -> (Color, Kind) {
+        (self.groups[g].color, self.groups[g].kind)
+    }
+
+    /// Number of ranks of group `g`.
+    pub(crate) fn group_size(&self, g: usize) -> u64 {
+        self.groups[g].size
+    }
+
+    /// The cells group `g` stands on at `rank`.
+    pub(crate) fn group_cells(&self, g: usize, rank: u64) -> Bits {
+        let mut set = Bits::EMPTY;
+        self.unrank(&self.groups[g], rank, &mut set);
+        set
+    }
+
+    /// Adds the cells of `g`'s combination `rank` to `set`.
+    #[inline]
+    fn unrank(&self, g: &Group, mut rank: u64, set: &mut Bits) {
+        let mut top = g.cells.len();
+        for j in (1..=g.count).rev() {
+            // C(a, j) grows with a: binary search in j-1..top (C(j-1, j) = 0 <= rank).
+            let (mut lo, mut hi) = (j - 1, top - 1);
+            while lo < hi {
+                let mid = (lo + hi).div_ceil(2);
+                if self.binom.get(mid, j) <= rank {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            top = lo;
+            rank -= self.binom.get(lo, j);
+            set.insert(g.cells[lo] as usize);
+        }
+    }
+
     /// What one step of group `g`'s rank adds to an index.
     #[inline]
     pub(crate) fn stride(&self, g: usize) -> u64 {
@@ -193,32 +236,15 @@ impl Indexer {
         let mut sets = [[Bits::EMPTY; KINDS]; 2];
         let mut all = Bits::EMPTY;
         for g in self.groups.iter().rev() {
-            let mut rank = rest % g.size;
+            let rank = rest % g.size;
             rest /= g.size;
-            // Largest combination first: the top element is the largest a with C(a, j) <= rank.
-            let mut top = g.cells.len();
-            let set = &mut sets[g.color as usize][g.kind as usize];
-            for j in (1..=g.count).rev() {
-                // C(a, j) grows with a: binary search in j-1..top (C(j-1, j) = 0 <= rank).
-                let (mut lo, mut hi) = (j - 1, top - 1);
-                while lo < hi {
-                    let mid = (lo + hi).div_ceil(2);
-                    if self.binom.get(mid, j) <= rank {
-                        lo = mid;
-                    } else {
-                        hi = mid - 1;
-                    }
-                }
-                let a = lo;
-                top = a;
-                rank -= self.binom.get(a, j);
-                let cell = g.cells[a] as usize;
-                if all.contains(cell) {
-                    return None;
-                }
-                all.insert(cell);
-                set.insert(cell);
+            let mut set = Bits::EMPTY;
+            self.unrank(g, rank, &mut set);
+            if !all.intersect(set).is_empty() {
+                return None;
             }
+            all = all.union(set);
+            sets[g.color as usize][g.kind as usize] = set;
         }
         Some((side, sets))
     }
