@@ -164,6 +164,10 @@ impl Indexer {
     #[inline]
     pub(crate) fn rank(&self, g: usize, cells: Bits) -> Option<u64> {
         let g = &self.groups[g];
+        if g.count == 1 {
+            let s = g.slot[cells.first()?];
+            return (s != u8::MAX).then_some(u64::from(s));
+        }
         let mut rank = 0;
         for (j, cell) in cells.iter().enumerate() {
             let s = g.slot[cell];
@@ -200,6 +204,10 @@ impl Indexer {
     /// Adds the cells of `g`'s combination `rank` to `set`.
     #[inline]
     fn unrank(&self, g: &Group, mut rank: u64, set: &mut Bits) {
+        if g.count == 1 {
+            set.insert(g.cells[rank as usize] as usize);
+            return;
+        }
         let mut top = g.cells.len();
         for j in (1..=g.count).rev() {
             // C(a, j) grows with a: binary search in j-1..top (C(j-1, j) = 0 <= rank).
