@@ -5,7 +5,7 @@
 
 use crate::bits::Bits;
 use crate::board::{Dir, DirSet, NONE};
-use crate::position::{Color, Kind, Position, KINDS};
+use crate::position::{Color, Kind};
 use crate::variant::Variant;
 
 use super::index::Indexer;
@@ -89,18 +89,9 @@ impl Mirror {
         b.iter().map(|c| self.cell[c] as usize).collect()
     }
 
-    /// The position with the sides' roles exchanged.
-    fn position(&self, side: Color, sets: &[[Bits; KINDS]; 2]) -> Position {
-        let mut out = [[Bits::EMPTY; KINDS]; 2];
-        for c in 0..2 {
-            for k in 0..KINDS {
-                out[1 - c][k] = self.cells(sets[c][k]);
-            }
-        }
-        Position::of_pieces(side.opponent(), out)
-    }
-
-    /// The table of `material` read off the table of its mirror.
+    /// The table of `material` read off the table of its mirror, index by index in order:
+    /// each group's ranks are mapped once to the mirror's (times its stride), so an index's
+    /// mirror is a sum.
     pub(crate) fn table(
         &self,
         variant: &'static Variant,
@@ -108,16 +99,57 @@ impl Mirror {
         indexer: Indexer,
         of: &Table,
     ) -> Table {
-        let codes: Vec<u16> = (0..indexer.size())
-            .map(|i| {
-                let Some((side, sets)) = indexer.pieces(i) else {
-                    return 0;
+        const BARRED: u64 = u64::MAX;
+        let n = indexer.groups();
+        let maps: Vec<Vec<u64>> = (0..n)
+            .map(|g| {
+                let (color, kind) = indexer.group_key(g);
+                let Some(h) = of.indexer.group(color.opponent(), kind) else {
+                    return vec![BARRED; indexer.group_size(g) as usize];
                 };
-                let p = self.position(side, &sets);
-                of.indexer.index(&p).map_or(0, |j| of.code(j) as u16)
+                let stride = of.indexer.stride(h);
+                (0..indexer.group_size(g))
+                    .map(|r| {
+                        let cells = self.cells(indexer.group_cells(g, r));
+                        of.indexer.rank(h, cells).map_or(BARRED, |r| r * stride)
+                    })
+                    .collect()
             })
             .collect();
-        Table::from_codes(variant, material, indexer, &codes)
+        let mut codes: Vec<u16> = Vec::with_capacity(indexer.size() as usize);
+        let mut digits = vec![0usize; n];
+        loop {
+            let mut base = 0u64;
+            for g in 0..n {
+                let m = maps[g][digits[g]];
+                if m == BARRED {
+                    base = BARRED;
+                    break;
+                }
+                base += m;
+            }
+            for side in 0..2u64 {
+                // White to move here is Black to move in the mirror.
+                codes.push(if base == BARRED {
+                    0
+                } else {
+                    of.code(base + (1 - side)) as u16
+                });
+            }
+            // The next digits, the last group fastest (the index's own order).
+            let mut g = n;
+            loop {
+                if g == 0 {
+                    return Table::from_codes(variant, material, indexer, &codes);
+                }
+                g -= 1;
+                digits[g] += 1;
+                if (digits[g] as u64) < indexer.group_size(g) {
+                    break;
+                }
+                digits[g] = 0;
+            }
+        }
     }
 }
 
