@@ -52,6 +52,8 @@ struct Group {
     slot: Vec<u8>,
     /// Number of combinations: C(cells, count).
     size: u64,
+    /// What one step of this group's rank adds to an index.
+    stride: u64,
 }
 
 /// The numbering of one material's positions.
@@ -107,8 +109,14 @@ impl Indexer {
                     cells,
                     slot,
                     size: gsize,
+                    stride: 0,
                 });
             }
+        }
+        let mut stride = 2;
+        for g in groups.iter_mut().rev() {
+            g.stride = stride;
+            stride *= g.size;
         }
         Some(Indexer {
             groups,
@@ -144,6 +152,86 @@ impl Indexer {
         Some(idx * 2 + pos.side() as u64)
     }
 
+    /// The group of pieces of `color` and `kind`, if the material has such pieces.
+    #[inline]
+    pub(crate) fn group(&self, color: Color, kind: Kind) -> Option<usize> {
+        self.groups
+            .iter()
+            .position(|g| g.color == color && g.kind == kind)
+    }
+
+    /// The rank of group `g` standing on `cells`; `None` if one of them is barred to it.
+    #[inline]
+    pub(crate) fn rank(&self, g: usize, cells: Bits) -> Option<u64> {
+        let g = &self.groups[g];
+        if g.count == 1 {
+            let s = g.slot[cells.first()?];
+            return (s != u8::MAX).then_some(u64::from(s));
+        }
+        let mut rank = 0;
+        for (j, cell) in cells.iter().enumerate() {
+            let s = g.slot[cell];
+            if s == u8::MAX {
+                return None;
+            }
+            rank += self.binom.get(s as usize, j + 1);
+        }
+        Some(rank)
+    }
+
+    /// Number of groups of like pieces.
+    pub(crate) fn groups(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// The colour and kind of group `g`.
+    pub(crate) fn group_key(&self, g: usize) -> (Color, Kind) {
+        (self.groups[g].color, self.groups[g].kind)
+    }
+
+    /// Number of ranks of group `g`.
+    pub(crate) fn group_size(&self, g: usize) -> u64 {
+        self.groups[g].size
+    }
+
+    /// The cells group `g` stands on at `rank`.
+    pub(crate) fn group_cells(&self, g: usize, rank: u64) -> Bits {
+        let mut set = Bits::EMPTY;
+        self.unrank(&self.groups[g], rank, &mut set);
+        set
+    }
+
+    /// Adds the cells of `g`'s combination `rank` to `set`.
+    #[inline]
+    fn unrank(&self, g: &Group, mut rank: u64, set: &mut Bits) {
+        if g.count == 1 {
+            set.insert(g.cells[rank as usize] as usize);
+            return;
+        }
+        let mut top = g.cells.len();
+        for j in (1..=g.count).rev() {
+            // C(a, j) grows with a: binary search in j-1..top (C(j-1, j) = 0 <= rank).
+            let (mut lo, mut hi) = (j - 1, top - 1);
+            while lo < hi {
+                let mid = (lo + hi).div_ceil(2);
+                if self.binom.get(mid, j) <= rank {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            top = lo;
+            rank -= self.binom.get(lo, j);
+            set.insert(g.cells[lo] as usize);
+        }
+    }
+
+    /// What one step of group `g`'s rank adds to an index.
+    #[inline]
+    pub(crate) fn stride(&self, g: usize) -> u64 {
+        self.groups[g].stride
+    }
+
     /// The pieces and side an index stands for; `None` when two pieces share a cell.
     #[inline]
     pub(crate) fn pieces(&self, index: u64) -> Option<(Color, [[Bits; KINDS]; 2])> {
@@ -156,24 +244,15 @@ impl Indexer {
         let mut sets = [[Bits::EMPTY; KINDS]; 2];
         let mut all = Bits::EMPTY;
         for g in self.groups.iter().rev() {
-            let mut rank = rest % g.size;
+            let rank = rest % g.size;
             rest /= g.size;
-            // Largest combination first: the top element is the largest a with C(a, j) <= rank.
-            let mut a = g.cells.len();
-            let set = &mut sets[g.color as usize][g.kind as usize];
-            for j in (1..=g.count).rev() {
-                a -= 1;
-                while self.binom.get(a, j) > rank {
-                    a -= 1;
-                }
-                rank -= self.binom.get(a, j);
-                let cell = g.cells[a] as usize;
-                if all.contains(cell) {
-                    return None;
-                }
-                all.insert(cell);
-                set.insert(cell);
+            let mut set = Bits::EMPTY;
+            self.unrank(g, rank, &mut set);
+            if !all.intersect(set).is_empty() {
+                return None;
             }
+            all = all.union(set);
+            sets[g.color as usize][g.kind as usize] = set;
         }
         Some((side, sets))
     }

@@ -16,6 +16,7 @@
 
 mod file;
 mod index;
+mod mirror;
 mod solve;
 
 use std::collections::HashMap;
@@ -32,6 +33,7 @@ pub use file::TableFileError;
 pub use solve::{solve, SolveError};
 
 use index::Indexer;
+use mirror::Mirror;
 
 /// The pieces of a position, counted by colour and kind: `counts[color][kind]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -533,6 +535,9 @@ pub fn reachable(variant: &Variant, m: &Material) -> Vec<Material> {
 pub struct Tables {
     variant: &'static Variant,
     map: HashMap<Material, Arc<Table>>,
+    /// The variant's colour symmetry, if any: a material is then read off its mirror when
+    /// that one is held.
+    mirror: Option<Mirror>,
 }
 
 impl Tables {
@@ -542,11 +547,18 @@ impl Tables {
         Ok(Tables {
             variant,
             map: HashMap::new(),
+            mirror: Mirror::of(variant),
         })
     }
 
     pub fn variant(&self) -> &'static Variant {
         self.variant
+    }
+
+    /// Whether the variant has a colour symmetry, so that a material and its mirror share one
+    /// solution.
+    pub fn symmetric(&self) -> bool {
+        self.mirror.is_some()
     }
 
     /// Adds a table of this variant (a table of another variant is ignored).
@@ -595,7 +607,25 @@ impl Tables {
             if self.map.contains_key(&m) {
                 continue;
             }
-            let t = solve(self.variant, m, self, progress)?;
+            let mirrored = match (&self.mirror, self.map.get(&m.mirrored())) {
+                (Some(mirror), Some(of)) => {
+                    let indexer =
+                        Indexer::new(self.variant, &m).ok_or(SolveError::Impossible(m))?;
+                    let size = indexer.size();
+                    let t = mirror.table(self.variant, m, indexer, of);
+                    progress(Progress {
+                        material: m,
+                        done: size,
+                        total: size,
+                    });
+                    Some(t)
+                }
+                _ => None,
+            };
+            let t = match mirrored {
+                Some(t) => t,
+                None => solve(self.variant, m, self, progress)?,
+            };
             self.map.insert(m, Arc::new(t));
             built.push(m);
         }

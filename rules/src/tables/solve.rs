@@ -21,7 +21,7 @@ use crate::bits::Bits;
 use crate::board::{Dir, DIRS, NONE};
 use crate::budget::Budget;
 use crate::moves::Move;
-use crate::position::{Kind, Position, KINDS};
+use crate::position::Kind;
 use crate::rules::Range;
 use crate::variant::Variant;
 
@@ -461,16 +461,29 @@ impl Backward {
                 }
                 from.sort_unstable();
                 from.dedup();
+                if from.is_empty() {
+                    continue;
+                }
+                // The index of the position before: this group's rank changes, the side to
+                // move is the mover.
+                let Some(g) = ix.group(mover, kind) else {
+                    continue;
+                };
+                let set = sets[m][kind as usize];
+                let Some(rank) = ix.rank(g, set) else {
+                    continue;
+                };
+                let stride = ix.stride(g);
+                let base = (i & !1) - rank * stride + mover as u64;
                 for &x in &from {
                     if frozen.contains(x as usize) {
                         continue;
                     }
-                    let mut q: [[Bits; KINDS]; 2] = sets;
-                    q[m][kind as usize].remove(to);
-                    q[m][kind as usize].insert(x as usize);
-                    let p = Position::of_pieces(mover, q);
-                    if let Some(j) = ix.index(&p) {
-                        out.push(j);
+                    let mut q = set;
+                    q.remove(to);
+                    q.insert(x as usize);
+                    if let Some(r) = ix.rank(g, q) {
+                        out.push(base + r * stride);
                     }
                 }
             }

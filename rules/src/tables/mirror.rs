@@ -1,0 +1,192 @@
+//! The colour symmetry of a variant: a map of the board that turns White's pieces, moves,
+//! promotion squares and goals into Black's. Where a variant has one, a material's values
+//! follow from those of its mirror (two white kings against a black king from a white king
+//! against two black kings), so only one of the two is solved.
+
+use crate::bits::Bits;
+use crate::board::{Dir, DirSet, NONE};
+use crate::position::{Color, Kind};
+use crate::variant::Variant;
+
+use super::index::Indexer;
+use super::{Material, Table};
+
+/// A cell map that exchanges the two sides' roles.
+pub(crate) struct Mirror {
+    cell: Vec<u8>,
+}
+
+impl Mirror {
+    /// The variant's colour symmetry, if it has one: the board turned upside down (north and
+    /// south exchanged) or turned half round, whichever carries every link, step-only link,
+    /// move and capture direction, promotion square and goal of White onto Black's.
+    pub(crate) fn of(variant: &Variant) -> Option<Mirror> {
+        let board = variant.board();
+        let (w, h) = (i32::from(board.width()), i32::from(board.height()));
+        // Upside down (north and south exchanged), then half round.
+        for half_turn in [false, true] {
+            let dir = |d: Dir| if half_turn { d.opposite() } else { d.flipped() };
+            let mut cell = vec![NONE; board.id_bound()];
+            let mut whole = true;
+            for c in board.cells().iter() {
+                let (x, y) = board.xy(c);
+                let (x, y) = (i32::from(x), i32::from(y));
+                let x = if half_turn { w - 1 - x } else { x };
+                match board.at(x, h - 1 - y) {
+                    Some(m) => cell[c] = m as u8,
+                    None => whole = false,
+                }
+            }
+            let m = Mirror { cell };
+            if whole && m.carries(variant, &dir) {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    fn carries(&self, variant: &Variant, dir: &dyn Fn(Dir) -> Dir) -> bool {
+        let board = variant.board();
+        let f = |c: u8| {
+            if c == NONE {
+                NONE
+            } else {
+                self.cell[c as usize]
+            }
+        };
+        let links = board.cells().iter().all(|c| {
+            Dir::ALL
+                .into_iter()
+                .all(|d| board.next(f(c as u8) as usize, dir(d)) == f(board.next(c, d)))
+        });
+        let mut pairs: Vec<(u8, u8)> = board
+            .step_only()
+            .iter()
+            .map(|&(a, b)| (a.min(b), a.max(b)))
+            .collect();
+        let mut mapped: Vec<(u8, u8)> = board
+            .step_only()
+            .iter()
+            .map(|&(a, b)| (f(a).min(f(b)), f(a).max(f(b))))
+            .collect();
+        pairs.sort_unstable();
+        mapped.sort_unstable();
+        let dirs = |s: DirSet| DirSet(s.iter().fold(0, |m, d| m | 1 << dir(d) as u8));
+        let pieces = Kind::ALL.into_iter().all(|k| {
+            let pr = variant.rules().piece(k);
+            dirs(pr.moves[0]) == pr.moves[1] && dirs(pr.captures[0]) == pr.captures[1]
+        });
+        let promotion =
+            self.cells(variant.promotion(Color::White)) == variant.promotion(Color::Black);
+        let goals = variant
+            .end_cells()
+            .iter()
+            .all(|[a, b]| self.cells(*a) == *b && self.cells(*b) == *a);
+        links && pairs == mapped && pieces && promotion && goals
+    }
+
+    fn cells(&self, b: Bits) -> Bits {
+        b.iter().map(|c| self.cell[c] as usize).collect()
+    }
+
+    /// The table of `material` read off the table of its mirror, index by index in order:
+    /// each group's ranks are mapped once to the mirror's (times its stride), so an index's
+    /// mirror is a sum.
+    pub(crate) fn table(
+        &self,
+        variant: &'static Variant,
+        material: Material,
+        indexer: Indexer,
+        of: &Table,
+    ) -> Table {
+        const BARRED: u64 = u64::MAX;
+        let n = indexer.groups();
+        let maps: Vec<Vec<u64>> = (0..n)
+            .map(|g| {
+                let (color, kind) = indexer.group_key(g);
+                let Some(h) = of.indexer.group(color.opponent(), kind) else {
+                    return vec![BARRED; indexer.group_size(g) as usize];
+                };
+                let stride = of.indexer.stride(h);
+                (0..indexer.group_size(g))
+                    .map(|r| {
+                        let cells = self.cells(indexer.group_cells(g, r));
+                        of.indexer.rank(h, cells).map_or(BARRED, |r| r * stride)
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut codes: Vec<u16> = Vec::with_capacity(indexer.size() as usize);
+        let mut digits = vec![0usize; n];
+        loop {
+            let mut base = 0u64;
+            for g in 0..n {
+                let m = maps[g][digits[g]];
+                if m == BARRED {
+                    base = BARRED;
+                    break;
+                }
+                base += m;
+            }
+            for side in 0..2u64 {
+                // White to move here is Black to move in the mirror.
+                codes.push(if base == BARRED {
+                    0
+                } else {
+                    of.code(base + (1 - side)) as u16
+                });
+            }
+            // The next digits, the last group fastest (the index's own order).
+            let mut g = n;
+            loop {
+                if g == 0 {
+                    return Table::from_codes(variant, material, indexer, &codes);
+                }
+                g -= 1;
+                digits[g] += 1;
+                if (digits[g] as u64) < indexer.group_size(g) {
+                    break;
+                }
+                digits[g] = 0;
+            }
+        }
+    }
+}
+
+impl Material {
+    /// The material with the colours exchanged.
+    pub fn mirrored(&self) -> Material {
+        Material {
+            counts: [self.counts[1], self.counts[0]],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{solve, Tables};
+    use super::*;
+
+    /// A table read off its mirror equals the one solved directly.
+    #[test]
+    fn mirrored_tables_are_the_solved_ones() {
+        for (id, name) in [
+            ("english", "KvKM"),
+            ("international", "MvKM"),
+            ("turkish", "MvKK"),
+            ("alquerque", "MvMM"),
+        ] {
+            let v = crate::variant(id).unwrap();
+            let mut tables = Tables::new(v).unwrap();
+            assert!(tables.symmetric(), "{id}");
+            let m = Material::parse(name).unwrap();
+            tables.build(m, &mut |_| {}).unwrap();
+            let solved = solve(v, m, &tables, &mut |_| {}).unwrap();
+            let read = tables.get(&m).unwrap();
+            assert_eq!(solved.to_bytes(), read.to_bytes(), "{id} {name}");
+        }
+        // Not every variant is symmetric: one-way checkers' pieces all move one way.
+        let v = crate::variant("one-way").unwrap();
+        assert!(!Tables::new(v).unwrap().symmetric());
+    }
+}
