@@ -12,6 +12,7 @@ pub mod http;
 pub mod lifecycle;
 pub mod metrics;
 pub mod openapi;
+pub mod tables;
 pub mod telemetry;
 
 use std::net::TcpListener;
@@ -44,6 +45,7 @@ struct Shared {
     shutdown: web::Data<config::ShutdownFlag>,
     metrics: web::Data<metrics::Metrics>,
     engine: web::Data<engine::Engine>,
+    tables: web::Data<tables::TableStore>,
 }
 
 /// Binds and builds every server of the process (not yet running): the API on `config.addr`
@@ -60,10 +62,14 @@ struct Shared {
 /// (`deploy/nginx.conf.template`).
 pub fn build(config: &Config) -> std::io::Result<Servers> {
     let engine = web::Data::from(engine::Engine::start(config.engine));
+    let tables = web::Data::new(
+        tables::TableStore::from_config(&config.tables).map_err(std::io::Error::other)?,
+    );
     let shared = Shared {
         shutdown: web::Data::new(config.shutdown.clone()),
-        metrics: web::Data::new(metrics::Metrics::new(engine.clone())),
+        metrics: web::Data::new(metrics::Metrics::new(engine.clone(), tables.clone())),
         engine,
+        tables,
     };
     let admin = match &config.admin_addr {
         Some(addr) => Some(admin_server(addr, config, shared.clone())?),
@@ -129,6 +135,7 @@ fn api_server(
             .app_data(shared.shutdown.clone())
             .app_data(shared.metrics.clone())
             .app_data(shared.engine.clone())
+            .app_data(shared.tables.clone())
             .app_data(http_config.clone())
             .app_data(compress_cache.clone())
             .app_data(pdn_stream.clone())
