@@ -48,6 +48,7 @@ pub mod perft;
 pub mod position;
 pub mod records;
 pub mod rules;
+pub mod tables;
 pub mod variant;
 
 pub use bits::Bits;
