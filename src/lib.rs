@@ -12,6 +12,7 @@ pub mod http;
 pub mod lifecycle;
 pub mod metrics;
 pub mod openapi;
+pub mod tables;
 pub mod telemetry;
 
 use std::net::TcpListener;
@@ -122,6 +123,7 @@ fn api_server(
     });
     let compress_cache = web::Data::new(http::CompressCache::default());
     let pdn_stream = web::Data::new(config.pdn_stream);
+    let table_store = web::Data::new(tables::TableStore::default());
     let cors_enabled = !matches!(&config.http.cors_origins, Some(list) if list.is_empty());
     let mut server = HttpServer::new(move || {
         App::new()
@@ -132,6 +134,7 @@ fn api_server(
             .app_data(http_config.clone())
             .app_data(compress_cache.clone())
             .app_data(pdn_stream.clone())
+            .app_data(table_store.clone())
             .app_data(web::QueryConfig::default().error_handler(errors::query_config_error))
             .app_data(web::PathConfig::default().error_handler(errors::path_config_error))
             // Innermost first: metrics, ETags and compression, CORS, problem documents for

@@ -89,6 +89,16 @@ enum Command {
         /// of the HTTP stream, `Accept: application/x-ndjson`).
         #[arg(long)]
         ndjson: bool,
+        /// Adjudicate the games the rules leave undecided: `tables` decides each one whose
+        /// final position is in the endgame tables (reason `ENDGAME_TABLES`); `none` leaves
+        /// them undecided. The rules, draw rules included, come first.
+        #[arg(long, default_value = "none", value_parser = ["none", "tables"])]
+        adjudicate: String,
+        /// A move limit, in plies (1 to 1000): a game still running at this ply is decided
+        /// there, by the tables with `--adjudicate tables` when they can, else drawn (reason
+        /// `MOVE_LIMIT`); the moves after it are not judged.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        max_plies: Option<u64>,
     },
     /// Print the OpenAPI document (pretty JSON).
     Openapi,
@@ -135,6 +145,8 @@ fn main() -> ExitCode {
             pdn,
             ndjson,
             strict,
+            adjudicate,
+            max_plies,
         } => {
             let output = if pdn {
                 Output::Pdn
@@ -150,6 +162,10 @@ fn main() -> ExitCode {
                 &result_convention,
                 output,
                 strict,
+                arbiter_rules::adjudication::Adjudication {
+                    tables: adjudicate == "tables",
+                    max_plies: max_plies.map(|n| n as usize),
+                },
             )
         }
         Command::Openapi => {
@@ -356,6 +372,7 @@ fn judge(
     convention: &str,
     output: Output,
     strict: bool,
+    adjudication: arbiter_rules::adjudication::Adjudication,
 ) -> Result<(), Failure> {
     use arbiter::api::pdn::{judge_game, READ_LIMITS};
     use arbiter::api::pdn_stream::MAX_GAME_BYTES;
@@ -368,8 +385,11 @@ fn judge(
     let options = ReadOptions {
         convention: ResultConvention::parse(convention)
             .ok_or_else(|| usage(format!("unknown result convention '{convention}'")))?,
+        adjudication,
         ..ReadOptions::default()
     };
+    let store = arbiter::tables::TableStore::default();
+    let mut probe = arbiter::api::judge::table_probe(Some(&store));
     let (mut input, size): (Box<dyn Read>, Option<u64>) = if file == "-" {
         (Box::new(std::io::stdin().lock()), None)
     } else {
@@ -436,10 +456,16 @@ fn judge(
                 continue; // counted only, for the message
             }
             let entry = match piece {
-                Piece::Game(game) => {
-                    judge_game(index, &game, explicit, options, include_pdn, &budget)
-                        .map_err(|e| usage(e.problem().detail.clone()))?
-                }
+                Piece::Game(game) => judge_game(
+                    index,
+                    &game,
+                    explicit,
+                    options,
+                    include_pdn,
+                    &mut probe,
+                    &budget,
+                )
+                .map_err(|e| usage(e.problem().detail.clone()))?,
                 Piece::Rejected { game, error } => {
                     let detail = error.to_string();
                     first_fault.get_or_insert_with(|| format!("{file}: {detail}"));

@@ -1,18 +1,84 @@
 //! `POST /v1/variants/{variant}/judge`: judge a whole game and check a claimed result.
 
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use arbiter_rules::adjudication::{
-    check_declared_with, convention_warning, result_for_pdn, result_text, write_pdn, PdnOut,
-    ReadOptions, ResultConvention,
+    adjudicate, check_declared_with, convention_warning, result_for_pdn, result_text, write_pdn,
+    Adjudication, PdnOut, ReadOptions, ResultConvention,
 };
 use arbiter_rules::records::{read_record, RecordOptions};
-use arbiter_rules::{Budget, DrawCode, Judgement, Reason, RecordWarning, Variant, Verdict};
+use arbiter_rules::tables::Value;
+use arbiter_rules::{
+    Budget, DrawCode, Judgement, Position, Reason, RecordWarning, Variant, Verdict,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{check_move_count, find_variant, JsonBody, Side};
 use crate::engine::{Engine, Work};
 use crate::errors::{ApiError, PrecedenceRule, Problem, ProblemCode, ViolationCode};
+use crate::tables::TableStore;
+
+/// How a game the rules leave running is adjudicated, as match runners adjudicate
+/// unfinished games (cutechess-cli's `-tb`, fastchess's `-tbadjudicate`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = Adjudicate)]
+pub enum AdjudicateDto {
+    /// The rules alone judge (the default).
+    #[default]
+    None,
+    /// A game the rules leave undecided whose final position is in the endgame tables is
+    /// decided by them (`ENDGAME_TABLES`).
+    Tables,
+}
+
+/// The largest move limit (`max_plies`): the most plies a game may have.
+pub const MAX_PLIES_LIMIT: usize = crate::config::MAX_MOVES;
+
+/// The adjudication asked for: `adjudicate` and `max_plies` (1 to [`MAX_PLIES_LIMIT`], else
+/// 400 naming the field; `query` says whether they came in the query string).
+pub fn adjudication(
+    adjudicate: Option<AdjudicateDto>,
+    max_plies: Option<u64>,
+    query: bool,
+) -> Result<Adjudication, ApiError> {
+    let max_plies = match max_plies {
+        None => None,
+        Some(n) if (1..=MAX_PLIES_LIMIT as u64).contains(&n) => Some(n as usize),
+        Some(n) => {
+            let what = format!(
+                "`max_plies` must be a whole number from 1 to {MAX_PLIES_LIMIT} (the most plies \
+                 a game may have), not {n}"
+            );
+            let e = if query {
+                ApiError::invalid_query(what)
+            } else {
+                ApiError::invalid_body(what)
+            };
+            return Err(e.with_limit("max_plies", MAX_PLIES_LIMIT as u64));
+        }
+    };
+    Ok(Adjudication {
+        tables: adjudicate.unwrap_or_default() == AdjudicateDto::Tables,
+        max_plies,
+    })
+}
+
+/// A probe of the service's endgame tables (none: no position is in them). It may build a
+/// table: call it inside the engine's work ([`crate::engine::Engine::run`]).
+pub fn table_probe(
+    store: Option<&TableStore>,
+) -> impl FnMut(&'static Variant, &Position) -> Result<Option<Value>, String> + '_ {
+    move |v, pos| match store {
+        Some(s) => s.probe(v, pos).map_err(|e| e.to_string()),
+        None => Err("this server has no endgame tables".into()),
+    }
+}
+
+/// The service's table store, when the app has one.
+pub fn table_store(req: &HttpRequest) -> Option<web::Data<TableStore>> {
+    req.app_data::<web::Data<TableStore>>().cloned()
+}
 
 /// A result declared by the players or the tournament software (a game record's `Result`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -163,6 +229,21 @@ pub struct JudgeRequest {
     /// Also give the game as canonical PDN 3.0 text (`pdn` in the answer).
     #[schema(example = false)]
     pub include_pdn: Option<bool>,
+    /// Adjudicate a game the rules leave undecided: `tables` decides it by the endgame
+    /// tables when its final position is in them (reason `ENDGAME_TABLES`, with the material
+    /// and the plies to the end under best play); `none` (the default) leaves it undecided.
+    /// The variant's rules, draw rules included, come first: a game they end is never
+    /// re-decided. The tables give game-theoretic values; the draw rules are the judge's, not
+    /// the tables'. A variant without tables (its rules keep history the tables cannot hold,
+    /// such as Frisian's king runs) is judged without them, with the warning
+    /// `tables-unsupported`; tables that cannot be probed give `tables-unavailable`.
+    #[schema(example = "none")]
+    pub adjudicate: Option<AdjudicateDto>,
+    /// A move limit, in plies (1 to 1000): a game still running at this ply is decided there,
+    /// by the tables with `adjudicate: tables` when they can, else drawn (reason
+    /// `MOVE_LIMIT`); the moves after it are not judged (`moves_after_end`).
+    #[schema(example = json!(null), minimum = 1, maximum = 1000)]
+    pub max_plies: Option<u64>,
 }
 
 /// The judge's verdict.
@@ -205,6 +286,43 @@ pub struct ReasonDto {
     /// Human-readable explanation.
     #[schema(example = "black, to move, has no legal move")]
     pub description: String,
+    /// `ENDGAME_TABLES`: the material of the final position, White's pieces, `v`, Black's
+    /// (`K` king, `M` man, `P` parachutist): `KKvK`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!(null))]
+    pub material: Option<String>,
+    /// `ENDGAME_TABLES`: plies from the final position to the end of the game under best
+    /// play (the winner hurrying, the loser delaying); absent for a draw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!(null))]
+    pub plies: Option<u16>,
+    /// `MOVE_LIMIT`, and `ENDGAME_TABLES` at the move limit: the limit (`max_plies`) at which
+    /// the game was stopped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!(null))]
+    pub move_limit: Option<usize>,
+}
+
+impl ReasonDto {
+    /// The reason of a judgement of `v`.
+    pub fn of(v: &Variant, j: &Judgement, reason: Reason) -> ReasonDto {
+        let (material, plies, move_limit) = match reason {
+            Reason::EndgameTables {
+                material,
+                plies,
+                move_limit,
+            } => (Some(material.name()), plies, move_limit),
+            Reason::MoveLimit { limit } => (None, None, Some(limit)),
+            _ => (None, None, None),
+        };
+        ReasonDto {
+            code: reason.code().to_string(),
+            description: describe_reason(v, j, reason),
+            material,
+            plies,
+            move_limit,
+        }
+    }
 }
 
 /// The first move that is not legal.
@@ -369,6 +487,37 @@ pub(crate) fn describe_reason(v: &Variant, j: &Judgement, reason: Reason) -> Str
             }
         }
         Reason::Draw(code) => draw_rule_text(v, code),
+        Reason::EndgameTables {
+            material,
+            plies,
+            move_limit,
+        } => {
+            let side = j.final_position.side();
+            let value = match (j.verdict, plies) {
+                (Verdict::Draw, _) | (_, None) => "a draw".to_string(),
+                (verdict, Some(n)) => {
+                    let mover_wins = verdict == Verdict::win_for(side);
+                    format!(
+                        "a {} for {} in {n} plies",
+                        if mover_wins { "win" } else { "loss" },
+                        side.name()
+                    )
+                }
+            };
+            let stopped = move_limit
+                .map(|n| format!("the game stopped at the move limit of {n} plies; "))
+                .unwrap_or_default();
+            format!(
+                "adjudicated: {stopped}the endgame tables give the final position ({material}, \
+                 {} to move) as {value} under best play (the draw rules are the judge's, not \
+                 the tables')",
+                side.name()
+            )
+        }
+        Reason::MoveLimit { limit } => format!(
+            "adjudicated: the game was still running at the move limit of {limit} plies and \
+             the endgame tables did not decide it, so it is drawn"
+        ),
     }
 }
 
@@ -404,7 +553,7 @@ fn check_declared(
     request_body(content = JudgeRequest, content_type = "application/json"),
     responses(
         (status = 200, description = "The judgement (including `invalid` when a move is illegal)", body = JudgeResponse),
-        (status = 400, description = "Malformed JSON, wrong field types, unknown claimed result or invalid FEN", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed JSON, wrong field types, unknown claimed result or `adjudicate` value, `max_plies` out of bounds (`field`, `limit`), or invalid FEN", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body larger than 256 KiB", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not sent as application/json, or with a Content-Encoding other than gzip, deflate, br or zstd", body = Problem, content_type = "application/problem+json"),
@@ -414,6 +563,7 @@ fn check_declared(
 )]
 pub async fn judge(
     engine: web::Data<Engine>,
+    http: HttpRequest,
     path: web::Path<String>,
     _: web::Query<super::NoParams>,
     body: JsonBody<JudgeRequest>,
@@ -423,18 +573,30 @@ pub async fn judge(
     })?;
     let v = find_variant(&path)?;
     check_move_count(req.moves.len())?;
+    adjudication(req.adjudicate, req.max_plies, false)?;
+    let store = table_store(&http);
     let answer = engine
-        .run(Work::Request, move |b| judge_game(v, &req, b))
+        .run(Work::Request, move |b| {
+            judge_game(
+                v,
+                &req,
+                &mut table_probe(store.as_ref().map(|s| s.get_ref())),
+                b,
+            )
+        })
         .await?;
     Ok(HttpResponse::Ok().json(answer))
 }
 
-/// Judges the game of `req`, charged to `budget`: the work of the judge endpoint.
+/// Judges the game of `req`, its tables probed with `probe`, charged to `budget`: the work
+/// of the judge endpoint.
 pub fn judge_game(
     v: &'static Variant,
     req: &JudgeRequest,
+    probe: &mut arbiter_rules::adjudication::Probe,
     budget: &Budget,
 ) -> Result<JudgeResponse, ApiError> {
+    let adjudication = adjudication(req.adjudicate, req.max_plies, false)?;
     let (start, counters) = match req.start_position.as_deref() {
         None => (v.start(), None),
         Some(text) => v
@@ -445,9 +607,13 @@ pub fn judge_game(
     let options = RecordOptions {
         halfmoves: counters.map_or(0, |c| c.halfmoves),
         max_lines: ReadOptions::default().max_lines,
+        max_plies: adjudication.max_plies,
     };
-    let record =
+    let mut record =
         read_record(v, start, &req.moves, options, budget).map_err(|e| ApiError::engine(&e))?;
+    let adjudicated = adjudicate(v, &mut record.judgement, adjudication, probe, budget)
+        .map_err(|e| ApiError::engine(&e))?;
+    record.warnings.extend(adjudicated);
     let j = record.judgement;
     let claimed = req.declared_result.map(ClaimedResult::text);
     let mut warnings: Vec<RecordWarningDto> =
@@ -470,10 +636,7 @@ pub fn judge_game(
             candidates: p.candidates.clone(),
         }
     });
-    let reason = j.reason.map(|r| ReasonDto {
-        code: r.code().to_string(),
-        description: describe_reason(v, &j, r),
-    });
+    let reason = j.reason.map(|r| ReasonDto::of(v, &j, r));
     let pdn = req.include_pdn.unwrap_or(false).then(|| {
         let result = result_for_pdn(v, &j, claimed.as_deref(), convention);
         let all_warnings: Vec<arbiter_rules::RecordWarning> =

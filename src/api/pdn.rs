@@ -11,7 +11,7 @@ use actix_web::http::header;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use arbiter_rules::adjudication::{
-    judge_pdn_game, result_for_pdn, write_pdn, GameError, GameReport, PdnOut, ReadOptions,
+    judge_pdn_game, result_for_pdn, write_pdn, GameError, GameReport, PdnOut, Probe, ReadOptions,
 };
 use arbiter_rules::catalogue::{choose_variant, VariantChoice};
 use arbiter_rules::notation::pdn::{PdnGame, PdnLimits, PdnReader};
@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::judge::{
-    describe_reason, draw_rule_text, pdn_result, ClaimableDraw, ReasonDto, RecordWarningDto,
-    ResultConventionDto,
+    adjudication, draw_rule_text, pdn_result, table_probe, table_store, AdjudicateDto,
+    ClaimableDraw, ReasonDto, RecordWarningDto, ResultConventionDto,
 };
 use super::judge::{Agreement, VerdictDto};
 use super::{body, find_variant, is_json};
@@ -71,6 +71,17 @@ pub struct PdnQuery {
     /// is a warning on its game and the file is read as far as it can be.
     #[param(example = false)]
     pub strict: Option<bool>,
+    /// Adjudicate the games the rules leave undecided: `tables` decides each one whose final
+    /// position is in the endgame tables (reason `ENDGAME_TABLES`); `none` (the default)
+    /// leaves them undecided. The rules, draw rules included, come first; a game of a variant
+    /// without tables is judged without them, with the warning `tables-unsupported`.
+    #[param(inline, example = "tables")]
+    pub adjudicate: Option<AdjudicateDto>,
+    /// A move limit, in plies (1 to 1000): a game still running at this ply is decided there,
+    /// by the tables with `adjudicate=tables` when they can, else drawn (reason
+    /// `MOVE_LIMIT`); the moves after it are not judged.
+    #[param(minimum = 1, maximum = 1000)]
+    pub max_plies: Option<u64>,
 }
 
 /// The JSON form of a PDN request.
@@ -98,6 +109,13 @@ pub struct PdnRequest {
     /// it).
     #[schema(example = false)]
     pub strict: Option<bool>,
+    /// Adjudicate undecided games by the endgame tables (see the `adjudicate` query
+    /// parameter, which wins over it); `none` when omitted.
+    #[schema(example = "none")]
+    pub adjudicate: Option<AdjudicateDto>,
+    /// A move limit, in plies (see the `max_plies` query parameter, which wins over it).
+    #[schema(example = json!(null), minimum = 1, maximum = 1000)]
+    pub max_plies: Option<u64>,
 }
 
 /// Whether a game was judged.
@@ -317,10 +335,7 @@ fn judged_entry(index: usize, game: &PdnGame, r: GameReport, include_pdn: bool) 
     e.outcome = GameOutcome::Judged;
     e.pdn = include_pdn.then(|| report_pdn(game, &r));
     e.verdict = Some(j.verdict.into());
-    e.reason = Some(j.reason.map(|reason| ReasonDto {
-        code: reason.code().to_string(),
-        description: describe_reason(v, j, reason),
-    }));
+    e.reason = Some(j.reason.map(|reason| ReasonDto::of(v, j, reason)));
     e.decided_at_ply = Some(j.decided_at_ply);
     e.plies = Some(j.moves.len());
     e.moves_after_end = Some(j.moves_after_end);
@@ -412,6 +427,7 @@ pub fn judge_pdn_text(
     max_games: usize,
     options: ReadOptions,
     include_pdn: bool,
+    probe: &mut Probe,
     budget: &Budget,
 ) -> Result<PdnJudgeResponse, ApiError> {
     // Reading the text is work too (it is read twice: counted, then judged game by game).
@@ -432,6 +448,7 @@ pub fn judge_pdn_text(
             explicit,
             options,
             include_pdn,
+            probe,
             budget,
         )?);
     }
@@ -475,9 +492,10 @@ pub fn judge_game(
     explicit: Option<&'static Variant>,
     options: ReadOptions,
     include_pdn: bool,
+    probe: &mut Probe,
     budget: &Budget,
 ) -> Result<PdnGameResult, ApiError> {
-    match judge_pdn_game(game, explicit, MAX_PLIES_PER_GAME, options, budget) {
+    match judge_pdn_game(game, explicit, MAX_PLIES_PER_GAME, options, probe, budget) {
         Ok(report) => Ok(judged_entry(index, game, report, include_pdn)),
         Err(GameError::Gen(e @ (GenError::Budget { .. } | GenError::Cancelled))) => {
             Err(ApiError::engine(&e))
@@ -537,21 +555,48 @@ fn is_pdn_text(essence: &str) -> bool {
         )
 }
 
+/// The members of a JSON body that the query string can also give.
+#[derive(Default)]
+struct BodySettings {
+    variant: Option<String>,
+    convention: Option<ResultConventionDto>,
+    include_pdn: Option<bool>,
+    strict: Option<bool>,
+    adjudicate: Option<AdjudicateDto>,
+    max_plies: Option<u64>,
+}
+
 /// The reading options, `include_pdn` and the variant named for every game, from the query
 /// (which wins) and the JSON body's members.
 fn judge_settings(
     query: PdnQuery,
-    body_variant: Option<String>,
-    body_convention: Option<ResultConventionDto>,
-    body_pdn: Option<bool>,
-    body_strict: Option<bool>,
+    body: BodySettings,
 ) -> Result<(ReadOptions, bool, bool, Option<&'static Variant>), ApiError> {
+    let BodySettings {
+        variant: body_variant,
+        convention: body_convention,
+        include_pdn: body_pdn,
+        strict: body_strict,
+        adjudicate,
+        max_plies,
+    } = body;
+    // Each option from the query when it has it, else from the body.
+    let from_query = adjudication(query.adjudicate, query.max_plies, true)?;
+    let from_body = adjudication(adjudicate, max_plies, false)?;
+    let adjudication = arbiter_rules::adjudication::Adjudication {
+        tables: match query.adjudicate {
+            Some(_) => from_query.tables,
+            None => from_body.tables,
+        },
+        max_plies: from_query.max_plies.or(from_body.max_plies),
+    };
     let options = ReadOptions {
         convention: query
             .result_convention
             .or(body_convention)
             .unwrap_or_default()
             .into(),
+        adjudication,
         ..ReadOptions::default()
     };
     let include_pdn = query.include_pdn.or(body_pdn).unwrap_or(false);
@@ -657,7 +702,7 @@ pub async fn judge_pdn(
         }
         let query = query.into_inner();
         let (options, include_pdn, strict, explicit) =
-            judge_settings(query, None, None, None, None)?;
+            judge_settings(query, BodySettings::default())?;
         return super::pdn_stream::judge_stream(
             &req,
             engine,
@@ -668,6 +713,7 @@ pub async fn judge_pdn(
                 options,
                 include_pdn,
                 strict,
+                tables: table_store(&req),
             },
         );
     }
@@ -694,31 +740,39 @@ pub async fn judge_pdn(
             "the request body is missing; send the PDN text (text/plain) or JSON {\"pdn\": ...}",
         ));
     }
-    let (text, body_variant, body_convention, body_pdn, body_strict) = if is_json(&essence) {
+    let (text, body) = if is_json(&essence) {
         let r: PdnRequest = super::parse_json_object(&bytes)?;
         (
             r.pdn,
-            r.variant,
-            r.result_convention,
-            r.include_pdn,
-            r.strict,
+            BodySettings {
+                variant: r.variant,
+                convention: r.result_convention,
+                include_pdn: r.include_pdn,
+                strict: r.strict,
+                adjudicate: r.adjudicate,
+                max_plies: r.max_plies,
+            },
         )
     } else {
-        (decode_pdn(&bytes), None, None, None, None)
+        (decode_pdn(&bytes), BodySettings::default())
     };
-    let (options, include_pdn, strict, explicit) = judge_settings(
-        query.into_inner(),
-        body_variant,
-        body_convention,
-        body_pdn,
-        body_strict,
-    )?;
+    let (options, include_pdn, strict, explicit) = judge_settings(query.into_inner(), body)?;
+    let store = table_store(&req);
     let answer = engine
         .run(Work::PdnFile, move |b| {
             if strict {
                 check_strict(&text, b)?;
             }
-            judge_pdn_text(&text, explicit, MAX_GAMES, options, include_pdn, b)
+            let mut probe = table_probe(store.as_ref().map(|s| s.get_ref()));
+            judge_pdn_text(
+                &text,
+                explicit,
+                MAX_GAMES,
+                options,
+                include_pdn,
+                &mut probe,
+                b,
+            )
         })
         .await?;
     // Per-variant "games judged" counters for the metrics middleware.

@@ -42,6 +42,7 @@ use super::body::Coding;
 use super::pdn::{error_entry, judge_game, GameOutcome, PdnGameResult, PdnSummary, READ_LIMITS};
 use crate::engine::{Engine, Work};
 use crate::errors::{ApiError, Problem, ProblemCode};
+use crate::tables::TableStore;
 
 /// The media type of the streamed answer: newline-delimited JSON.
 pub const NDJSON: &str = "application/x-ndjson";
@@ -123,7 +124,7 @@ impl Default for StreamLimits {
 }
 
 /// How the games of a streamed file are judged.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone)]
 pub struct Settings {
     pub explicit: Option<&'static Variant>,
     pub options: ReadOptions,
@@ -131,6 +132,8 @@ pub struct Settings {
     /// Each game checked against the PDN 3.0 grammar: one it rejects is an error entry
     /// (`pdn-syntax`, its first fault in `detail`).
     pub strict: bool,
+    /// The endgame tables `options.adjudication` probes.
+    pub tables: Option<web::Data<TableStore>>,
 }
 
 /// Whether the request asks for the streamed answer: its `Accept` header names
@@ -462,8 +465,18 @@ impl Judging {
         } = self.settings;
         loop {
             let g = game.clone();
+            let tables = self.settings.tables.clone();
             let run = self.engine.run(Work::Request, move |budget| {
-                judge_game(index, &g, explicit, options, include_pdn, budget)
+                let mut probe = super::judge::table_probe(tables.as_ref().map(|s| s.get_ref()));
+                judge_game(
+                    index,
+                    &g,
+                    explicit,
+                    options,
+                    include_pdn,
+                    &mut probe,
+                    budget,
+                )
             });
             match run.await {
                 Ok(entry) => return Ok(entry),
