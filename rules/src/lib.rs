@@ -48,7 +48,6 @@ pub mod perft;
 pub mod position;
 pub mod records;
 pub mod rules;
-pub mod tables;
 pub mod variant;
 
 pub use bits::Bits;
