@@ -21,7 +21,7 @@
 //!    illegal move is illegal; perft.
 //! 9. [`catalogue`], [`outcome`]: the variants, their lookup by name and their rules in
 //!    words; the judge.
-//! 10. [`records`]: game records.
+//! 10. [`records`], [`tables`]: game records; endgame tables.
 //! 11. [`adjudication`]: judging PDN games.
 //!
 //! ```
@@ -48,6 +48,7 @@ pub mod perft;
 pub mod position;
 pub mod records;
 pub mod rules;
+pub mod tables;
 pub mod variant;
 
 pub use bits::Bits;

@@ -1,0 +1,205 @@
+//! The table file format: a header naming what the table is, then the bit-packed values.
+//!
+//! All numbers are little-endian.
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | magic `ARBTB\r\n\x1a` |
+//! | 2 | format version (1) |
+//! | 1 + n | variant id: length, then the bytes |
+//! | 1 + n | material name ([`Material::name`]): length, then the bytes |
+//! | 8 | rules fingerprint ([`fingerprint`]) |
+//! | 8 | number of indices |
+//! | 1 | bits per value |
+//! | 4 | CRC-32 of the values |
+//! | 8 | length of the values in bytes |
+//! | n | the values: index `i`'s code in bits `i * b .. (i + 1) * b` |
+//!
+//! A value's code is 0 for an index that is no position, 1 for a draw, `2 + 2n` for a win in
+//! `n` plies and `3 + 2n` for a loss in `n` plies, for the side to move.
+
+use std::fmt;
+
+use crate::variant::Variant;
+
+use super::index::Indexer;
+use super::{fingerprint, Material, Table};
+
+const MAGIC: &[u8; 8] = b"ARBTB\r\n\x1a";
+const VERSION: u16 = 1;
+
+/// Why a table file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableFileError(String);
+
+impl fmt::Display for TableFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TableFileError {}
+
+fn err<T>(s: impl Into<String>) -> Result<T, TableFileError> {
+    Err(TableFileError(s.into()))
+}
+
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], TableFileError> {
+        if self.0.len() < n {
+            return err("the file is truncated");
+        }
+        let (a, b) = self.0.split_at(n);
+        self.0 = b;
+        Ok(a)
+    }
+
+    fn u8(&mut self) -> Result<u8, TableFileError> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn u16(&mut self) -> Result<u16, TableFileError> {
+        Ok(u16::from_le_bytes(
+            self.take(2)?.try_into().unwrap_or_default(),
+        ))
+    }
+
+    fn u32(&mut self) -> Result<u32, TableFileError> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().unwrap_or_default(),
+        ))
+    }
+
+    fn u64(&mut self) -> Result<u64, TableFileError> {
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().unwrap_or_default(),
+        ))
+    }
+
+    fn text(&mut self) -> Result<&'a str, TableFileError> {
+        let n = self.u8()? as usize;
+        std::str::from_utf8(self.take(n)?).or_else(|_| err("a header name is not UTF-8"))
+    }
+}
+
+impl Table {
+    /// The table in the file format.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let body = self.body();
+        let mut out = Vec::with_capacity(64 + body.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        for name in [self.variant.id().to_string(), self.material.name()] {
+            out.push(name.len() as u8);
+            out.extend_from_slice(name.as_bytes());
+        }
+        out.extend_from_slice(&fingerprint(self.variant).to_le_bytes());
+        out.extend_from_slice(&self.size().to_le_bytes());
+        out.push(self.bits as u8);
+        out.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
+        out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+
+    /// The packed values, as bytes: exactly the bits the indices take.
+    fn body(&self) -> Vec<u8> {
+        let len = (self.size() * u64::from(self.bits)).div_ceil(8) as usize;
+        let mut b: Vec<u8> = self.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        b.truncate(len);
+        b
+    }
+
+    /// Reads a table of `variant` written by [`Table::to_bytes`], refusing a file of another
+    /// variant, of rules other than the variant's (the fingerprint), or damaged.
+    pub fn from_bytes(variant: &'static Variant, bytes: &[u8]) -> Result<Table, TableFileError> {
+        let mut r = Reader(bytes);
+        if r.take(8)? != MAGIC {
+            return err("not an Arbiter endgame table");
+        }
+        let version = r.u16()?;
+        if version != VERSION {
+            return err(format!(
+                "format version {version}, this build reads {VERSION}"
+            ));
+        }
+        let id = r.text()?;
+        if id != variant.id() {
+            return err(format!("a table of {id}, not of {}", variant.id()));
+        }
+        let name = r.text()?;
+        let material = Material::parse(name)
+            .ok_or_else(|| TableFileError(format!("bad material {name:?}")))?;
+        if r.u64()? != fingerprint(variant) {
+            return err(format!(
+                "built under other rules of {id} than this build's (rules fingerprint differs)"
+            ));
+        }
+        let size = r.u64()?;
+        let indexer = Indexer::new(variant, &material)
+            .ok_or_else(|| TableFileError(format!("material {name} has no positions in {id}")))?;
+        if indexer.size() != size {
+            return err(format!(
+                "{size} indices where {name} has {}",
+                indexer.size()
+            ));
+        }
+        let bits = u32::from(r.u8()?);
+        if !(1..=16).contains(&bits) {
+            return err(format!("{bits} bits per value"));
+        }
+        let crc = r.u32()?;
+        let len = r.u64()?;
+        if len != (size * u64::from(bits)).div_ceil(8) || len != r.0.len() as u64 {
+            return err("the values' length does not match the header");
+        }
+        let body = r.take(len as usize)?;
+        if crc32fast::hash(body) != crc {
+            return err("checksum mismatch: the file is damaged");
+        }
+        let mut words = vec![0u64; (size * u64::from(bits)).div_ceil(64) as usize];
+        for (w, chunk) in words.iter_mut().zip(body.chunks(8)) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            *w = u64::from_le_bytes(b);
+        }
+        let codes: Vec<u16> = (0..size)
+            .map(|i| super::get(&words, bits, i) as u16)
+            .collect();
+        Ok(Table::from_codes(variant, material, indexer, &codes))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Material, Tables};
+    use super::*;
+
+    #[test]
+    fn a_table_reads_back_and_damage_is_refused() {
+        let v = crate::variant("english").unwrap();
+        let mut tables = Tables::new(v).unwrap();
+        let m = Material::parse("KKvK").unwrap();
+        tables.build(m, &mut |_| {}).unwrap();
+        let t = tables.get(&m).unwrap();
+        let bytes = t.to_bytes();
+        let back = Table::from_bytes(v, &bytes).unwrap();
+        assert_eq!(back.stats(), t.stats());
+        assert_eq!(back.to_bytes(), bytes);
+        assert!(t.stats().wins > 0 && t.stats().losses > 0);
+
+        let mut damaged = bytes.clone();
+        let last = damaged.len() - 1;
+        damaged[last] ^= 1;
+        let e = Table::from_bytes(v, &damaged).unwrap_err();
+        assert!(e.to_string().contains("checksum"), "{e}");
+        let e = Table::from_bytes(v, &bytes[..bytes.len() - 1]).unwrap_err();
+        assert!(e.to_string().contains("length"), "{e}");
+        let e = Table::from_bytes(crate::variant("russian").unwrap(), &bytes).unwrap_err();
+        assert!(e.to_string().contains("not of russian"), "{e}");
+        let e = Table::from_bytes(v, b"PK\x03\x04").unwrap_err();
+        assert!(e.to_string().contains("truncated"), "{e}");
+    }
+}
