@@ -411,3 +411,45 @@ fn the_canonical_pdn_says_how_the_game_was_adjudicated() {
     // Black to move after 3 plies wins: 1-0 in the first mover's convention.
     assert!(text.contains("[Result \"1-0\"]"), "{text}");
 }
+
+#[test]
+fn real_tables_decide_two_kings_against_one() {
+    let v = english();
+    let mut tables = arbiter_rules::tables::Tables::new(v).unwrap_or_else(|u| panic!("{u}"));
+    let kkvk = Material::parse("KKvK").unwrap();
+    tables.build(kkvk, &mut |_| {}).unwrap();
+    let budget = Budget::unlimited();
+    let options = RecordOptions {
+        max_plies: Some(4),
+        ..RecordOptions::default()
+    };
+    for (options, side_to_move_loses) in [(RecordOptions::default(), true), (options, false)] {
+        let record =
+            read_record(v, v.parse_fen(KKVK).unwrap(), &KKVK_MOVES, options, &budget).unwrap();
+        let mut j = record.judgement;
+        let adj = Adjudication {
+            tables: true,
+            max_plies: options.max_plies,
+        };
+        let mut probe = |_: &'static Variant, p: &Position| Ok(tables.probe(p));
+        let w = adjudicate(v, &mut j, adj, &mut probe, &budget).unwrap();
+        assert!(w.is_empty());
+        let value = tables.probe(&j.final_position).unwrap();
+        // Two kings beat one on the English board: after ply 5 Black, to move, loses; after
+        // ply 4 White, to move, wins.
+        if side_to_move_loses {
+            assert!(matches!(value, Value::Loss(n) if n > 0), "{value:?}");
+        } else {
+            assert!(matches!(value, Value::Win(n) if n > 0), "{value:?}");
+        }
+        assert_eq!(j.verdict, Verdict::WhiteWins);
+        assert_eq!(
+            j.reason,
+            Some(Reason::EndgameTables {
+                material: kkvk,
+                plies: value.plies(),
+                move_limit: options.max_plies,
+            })
+        );
+    }
+}

@@ -158,7 +158,10 @@ pub struct RecordWarningDto {
     /// Stable code: `ambiguous-move-resolved`, `ambiguous-move-unresolved`,
     /// `verdict-would-differ`, `search-bound-reached`, `incomplete-route`, `split-capture`,
     /// `text-after-move`, `not-a-move`, `algebraic-squares-rotated`, `tag-repaired`,
-    /// `unknown-moves`, `result-tag-conflict` or `result-convention`.
+    /// `unknown-moves`, `result-tag-conflict`, `result-convention`, the PDN 3.0 grammar's
+    /// codes with `strict` off, and for adjudication `tables-unsupported` (the variant has
+    /// no endgame tables) or `tables-unavailable` (the tables could not be probed); the game
+    /// is then judged without the tables.
     #[schema(example = "ambiguous-move-resolved")]
     pub code: String,
     /// The 1-based ply concerned; 0 for the game as a whole.
@@ -251,13 +254,13 @@ pub struct JudgeRequest {
 #[serde(rename_all = "snake_case")]
 #[schema(as = Verdict)]
 pub enum VerdictDto {
-    /// The rules end the game with a White win.
+    /// The rules (or the adjudication asked for) end the game with a White win.
     WhiteWins,
-    /// The rules end the game with a Black win.
+    /// The rules (or the adjudication asked for) end the game with a Black win.
     BlackWins,
-    /// The rules end the game in a draw.
+    /// The rules (or the adjudication asked for) end the game in a draw.
     Draw,
-    /// Every move is legal but the rules do not end the game.
+    /// Every move is legal but neither the rules nor the adjudication asked for end the game.
     Undecided,
     /// A move is not legal (see `invalid_move`).
     Invalid,
@@ -275,12 +278,15 @@ impl From<Verdict> for VerdictDto {
     }
 }
 
-/// Why the rules ended the game.
+/// Why the game ended: a rule, or the adjudication asked for (`ENDGAME_TABLES`,
+/// `MOVE_LIMIT`).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[schema(as = Reason)]
 pub struct ReasonDto {
-    /// Stable code: `NO_LEGAL_MOVES`, an end rule's code (`KING_CROWNED`) or a draw rule's
-    /// (`REPETITION`, `KINGS_25`...).
+    /// Stable code: `NO_LEGAL_MOVES`, `NO_PIECES`, an end rule's code (`KING_CROWNED`) or a
+    /// draw rule's (`REPETITION`, `KINGS_25`...); adjudicated (`adjudicate`, `max_plies`):
+    /// `ENDGAME_TABLES` (the endgame tables decide the final position: `material`, `plies`)
+    /// or `MOVE_LIMIT` (a draw at the move limit: `move_limit`).
     #[schema(example = "NO_LEGAL_MOVES")]
     pub code: String,
     /// Human-readable explanation.
@@ -394,7 +400,7 @@ pub struct JudgeResponse {
     /// `white_wins`, `black_wins`, `draw`, `undecided` or `invalid`.
     #[schema(example = "undecided")]
     pub verdict: VerdictDto,
-    /// Why the rules ended the game; null when they did not.
+    /// Why the game ended (a rule, or the adjudication asked for); null when it did not.
     pub reason: Option<ReasonDto>,
     /// The result in PDN, in the variant's style (`1-0`/`2-0`...); `*` when undecided or
     /// invalid.
@@ -403,10 +409,11 @@ pub struct JudgeResponse {
     /// Number of moves legally played.
     #[schema(example = 4)]
     pub plies: usize,
-    /// The ply after which the rules ended the game (0 = the start position itself).
+    /// The ply after which the rules (or the adjudication) ended the game (0 = the start
+    /// position itself).
     #[schema(example = json!(null))]
     pub decided_at_ply: Option<usize>,
-    /// Moves sent after the game had ended; they are not judged.
+    /// Moves sent after the game had ended, or after the move limit; they are not judged.
     #[schema(example = 0)]
     pub moves_after_end: usize,
     /// FEN of the position after the moves legally played.
@@ -550,7 +557,27 @@ fn check_declared(
     path = "/v1/variants/{variant}/judge",
     tag = "judge",
     params(("variant" = String, Path, description = "Variant id", example = "international")),
-    request_body(content = JudgeRequest, content_type = "application/json"),
+    request_body(content(
+        (JudgeRequest = "application/json", examples(
+            ("international" = (summary = "A short international game and its declared result", value = json!({
+                "start_position": "W:W31-50:B1-20",
+                "moves": ["32-28", "19-23", "28x19", "14x23"],
+                "declared_result": "1-1"
+            }))),
+            ("tables" = (summary = "English (variant english): a game that ends in two kings against one, adjudicated by the endgame tables", value = json!({
+                "start_position": "W:WK18,K22:BK3",
+                "moves": ["22-17", "3-7", "17-13", "7-3", "18-15"],
+                "declared_result": "0-1",
+                "adjudicate": "tables"
+            }))),
+            ("move_limit" = (summary = "English (variant english): the same game stopped at a move limit of 3 plies, adjudicated there", value = json!({
+                "start_position": "W:WK18,K22:BK3",
+                "moves": ["22-17", "3-7", "17-13", "7-3", "18-15"],
+                "adjudicate": "tables",
+                "max_plies": 3
+            }))),
+        )),
+    )),
     responses(
         (status = 200, description = "The judgement (including `invalid` when a move is illegal)", body = JudgeResponse),
         (status = 400, description = "Malformed JSON, wrong field types, unknown claimed result or `adjudicate` value, `max_plies` out of bounds (`field`, `limit`), or invalid FEN", body = Problem, content_type = "application/problem+json"),

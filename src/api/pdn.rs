@@ -75,13 +75,43 @@ pub struct PdnQuery {
     /// position is in the endgame tables (reason `ENDGAME_TABLES`); `none` (the default)
     /// leaves them undecided. The rules, draw rules included, come first; a game of a variant
     /// without tables is judged without them, with the warning `tables-unsupported`.
-    #[param(inline, example = "tables")]
+    #[serde(default, deserialize_with = "adjudicate_param")]
+    #[param(inline, value_type = Option<AdjudicateDto>, example = "tables")]
     pub adjudicate: Option<AdjudicateDto>,
     /// A move limit, in plies (1 to 1000): a game still running at this ply is decided there,
     /// by the tables with `adjudicate=tables` when they can, else drawn (reason
     /// `MOVE_LIMIT`); the moves after it are not judged.
-    #[param(minimum = 1, maximum = 1000)]
+    #[serde(default, deserialize_with = "max_plies_param")]
+    #[param(value_type = Option<u64>, minimum = 1, maximum = 1000)]
     pub max_plies: Option<u64>,
+}
+
+/// `adjudicate`: `none` or `tables`, else refused naming the parameter.
+fn adjudicate_param<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<AdjudicateDto>, D::Error> {
+    let text = String::deserialize(d)?;
+    match text.as_str() {
+        "none" => Ok(Some(AdjudicateDto::None)),
+        "tables" => Ok(Some(AdjudicateDto::Tables)),
+        _ => Err(serde::de::Error::custom(format!(
+            "parameter `adjudicate` is `none` or `tables`, not '{}'",
+            crate::errors::clip(&text)
+        ))),
+    }
+}
+
+/// `max_plies`: a whole number, else refused naming the parameter (its bounds are checked
+/// with the other options).
+fn max_plies_param<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    let text = String::deserialize(d)?;
+    text.parse::<u64>().map(Some).map_err(|_| {
+        serde::de::Error::custom(format!(
+            "parameter `max_plies` must be a whole number from 1 to {}, not '{}'",
+            super::judge::MAX_PLIES_LIMIT,
+            crate::errors::clip(&text)
+        ))
+    })
 }
 
 /// The JSON form of a PDN request.
@@ -193,17 +223,19 @@ pub struct PdnGameResult {
     /// `white_wins`, `black_wins`, `draw`, `undecided` or `invalid` (judged games only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verdict: Option<VerdictDto>,
-    /// Why the rules ended the game; null when they did not (judged games only).
+    /// Why the game ended (a rule, or the adjudication asked for); null when it did not
+    /// (judged games only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<Option<ReasonDto>>,
-    /// The ply after which the rules ended the game (0 = the start position itself).
+    /// The ply after which the rules (or the adjudication) ended the game (0 = the start
+    /// position itself).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decided_at_ply: Option<Option<usize>>,
     /// Number of moves legally played.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = 4)]
     pub plies: Option<usize>,
-    /// Moves written after the rules had ended the game; they are not judged.
+    /// Moves written after the game had ended, or after the move limit; they are not judged.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = 0)]
     pub moves_after_end: Option<usize>,
@@ -621,6 +653,14 @@ fn judge_settings(
 /// number, which several variants share. A game that cannot be judged is an entry with
 /// `outcome: "error"`, not a failed request.
 ///
+/// **Adjudication** (`adjudicate=tables`, `max_plies=N`), as match runners adjudicate
+/// unfinished games: a game the rules leave undecided whose final position is in the endgame
+/// tables is decided by them (reason `ENDGAME_TABLES`, with the `material` and the `plies` to
+/// the end under best play), and a game still running at ply N is decided there, by the
+/// tables when they can, else drawn (`MOVE_LIMIT`). The rules, draw rules included, come
+/// first; the draw rules are the judge's, not the tables'. A game of a variant without tables
+/// is judged without them, with the warning `tables-unsupported`.
+///
 /// Bounds: the body is at most 1 MiB (413), the file at most 200 games (422
 /// `too-many-games`), a game at most 1000 plies (a per-game `too-many-moves` error). A body
 /// that is not UTF-8 is read as ISO-8859-1.
@@ -654,6 +694,7 @@ fn judge_settings(
                 ("international" = (summary = "A short international game (GameType 20)", value = json!("[Event \"Club\"]\n[GameType \"20\"]\n[Result \"*\"]\n1. 32-28 19-23 2. 28x19 14x23 *\n"))),
                 ("russian" = (summary = "A Russian game (GameType 25)", value = json!("[GameType \"25\"]\n[Result \"1-0\"]\n1. c3-d4 f6-g5 2. g3-f4 g5-h4 1-0\n"))),
                 ("bad_move" = (summary = "A game with an illegal move (a capture is compulsory)", value = json!("[GameType \"20\"]\n1. 32-28 19-23 2. 28-22 *\n"))),
+                ("english_tables" = (summary = "An English game ending in two kings against one: send it with adjudicate=tables", value = json!("[GameType \"21\"]\n[FEN \"W:WK18,K22:BK3\"]\n[Result \"0-1\"]\n1... 22-17 2. 3-7 17-13 3. 7-3 18-15 0-1\n"))),
             )),
             (String = "application/x-pdn"),
             (PdnRequest = "application/json"),
@@ -664,7 +705,7 @@ fn judge_settings(
             (PdnJudgeResponse = "application/json"),
             (String = "application/x-ndjson", example = json!("{\"index\":0,\"line\":1,\"tags\":{\"GameType\":\"20\"},\"variant\":\"international\",\"outcome\":\"judged\",...}\n{\"summary\":{\"games\":1,\"judged\":1,\"errors\":0}}\n")),
         )),
-        (status = 400, description = "Empty body, malformed JSON or wrong field types", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Empty body, malformed JSON, wrong field types, an unknown `adjudicate` value or `max_plies` out of bounds (`field`, `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown variant (the problem lists the known ids)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body larger than 1 MiB (streamed: a declared length over the stream's bound)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body neither PDN text nor JSON (streamed: not PDN text), or with a Content-Encoding other than gzip, deflate, br or zstd", body = Problem, content_type = "application/problem+json"),

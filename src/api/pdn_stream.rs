@@ -166,7 +166,7 @@ pub fn json_refused() -> ApiError {
         format!(
             "a streamed answer (Accept: {NDJSON}) is given for a PDN file sent as text \
              (text/plain or application/x-pdn), not as JSON; pass the variant, the result \
-             convention and include_pdn as query parameters"
+             convention, include_pdn and the adjudication options as query parameters"
         ),
     )
 }
