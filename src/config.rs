@@ -26,6 +26,43 @@ pub const DEFAULT_KEEP_ALIVE_SECS: u64 = 75;
 /// Default graceful-shutdown bound, in seconds.
 pub const DEFAULT_SHUTDOWN_TIMEOUT_SECS: u64 = 20;
 
+/// Default largest number of pieces of a position whose endgame table is computed on first
+/// use.
+pub const DEFAULT_TABLES_BUILTIN_PIECES: u32 = 4;
+
+/// Default memory bound of the endgame tables computed on first use, in bytes (96 MiB).
+pub const DEFAULT_TABLES_CACHE_BYTES: u64 = 96 * 1024 * 1024;
+
+/// Default time a request waits for an endgame table being computed, in seconds.
+pub const DEFAULT_TABLES_BUILD_WAIT_SECS: u64 = 5;
+
+/// Where the endgame tables come from and how much memory they may take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TablesConfig {
+    /// A directory of prebuilt table files (`*.arbtb`, from `arbiter tables build`), read at
+    /// startup.
+    pub dir: Option<std::path::PathBuf>,
+    /// Positions with at most this many pieces have their tables computed on first use (0:
+    /// none).
+    pub builtin_pieces: u32,
+    /// Memory bound of the tables computed on first use, in bytes.
+    pub cache_bytes: u64,
+    /// How long a request waits for a table being computed before it is answered 503
+    /// `endgame-building` (the build goes on).
+    pub build_wait: Duration,
+}
+
+impl Default for TablesConfig {
+    fn default() -> Self {
+        TablesConfig {
+            dir: None,
+            builtin_pieces: DEFAULT_TABLES_BUILTIN_PIECES,
+            cache_bytes: DEFAULT_TABLES_CACHE_BYTES,
+            build_wait: Duration::from_secs(DEFAULT_TABLES_BUILD_WAIT_SECS),
+        }
+    }
+}
+
 /// How logs are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum LogFormat {
@@ -118,6 +155,26 @@ pub struct ServeArgs {
     #[arg(long, env = "ARBITER_LOG_PROBES", default_value_t = false,
           action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
     pub log_probes: bool,
+    /// A directory of prebuilt endgame tables (`*.arbtb` files written by `arbiter tables
+    /// build`), read at startup; a file whose header does not match is skipped with a
+    /// warning. Empty: none.
+    #[arg(long, env = "ARBITER_TABLES_DIR", default_value = "")]
+    pub tables_dir: String,
+    /// Positions with at most this many pieces have their endgame table computed on first
+    /// use (0: none; prebuilt tables are served whatever their size).
+    #[arg(long, env = "ARBITER_TABLES_BUILTIN_PIECES", default_value_t = DEFAULT_TABLES_BUILTIN_PIECES,
+          value_parser = clap::value_parser!(u32).range(0..=6))]
+    pub tables_builtin_pieces: u32,
+    /// Memory bound of the endgame tables computed on first use, in bytes; past it the tables
+    /// of the variant used least recently are dropped.
+    #[arg(long, env = "ARBITER_TABLES_CACHE_BYTES", default_value_t = DEFAULT_TABLES_CACHE_BYTES,
+          value_parser = clap::value_parser!(u64).range(1024 * 1024..))]
+    pub tables_cache_bytes: u64,
+    /// Seconds a request waits for an endgame table being computed before it is answered 503
+    /// `endgame-building` with `Retry-After` (the computation goes on).
+    #[arg(long, env = "ARBITER_TABLES_BUILD_WAIT", default_value_t = DEFAULT_TABLES_BUILD_WAIT_SECS,
+          value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub tables_build_wait: u64,
 }
 
 fn parse_body_limit(s: &str) -> Result<usize, String> {
@@ -159,6 +216,14 @@ impl ServeArgs {
                 max_bytes: self.pdn_stream_max_bytes,
                 max_time: Duration::from_secs(self.pdn_stream_max_seconds),
                 ..crate::api::pdn_stream::StreamLimits::default()
+            },
+            tables: TablesConfig {
+                dir: Some(self.tables_dir.trim())
+                    .filter(|d| !d.is_empty())
+                    .map(std::path::PathBuf::from),
+                builtin_pieces: self.tables_builtin_pieces,
+                cache_bytes: self.tables_cache_bytes,
+                build_wait: Duration::from_secs(self.tables_build_wait),
             },
             http: crate::http::HttpConfig {
                 log_probes: self.log_probes,
@@ -215,6 +280,8 @@ pub struct Config {
     pub engine: crate::engine::EngineConfig,
     /// Bounds of a PDN file judged as a stream.
     pub pdn_stream: crate::api::pdn_stream::StreamLimits,
+    /// Endgame tables: prebuilt files and the tables computed on first use.
+    pub tables: TablesConfig,
     /// CORS origins and the access log.
     pub http: crate::http::HttpConfig,
 }
@@ -234,6 +301,7 @@ impl Config {
             shutdown: ShutdownFlag::default(),
             engine: crate::engine::EngineConfig::default(),
             pdn_stream: crate::api::pdn_stream::StreamLimits::default(),
+            tables: TablesConfig::default(),
             http: crate::http::HttpConfig::default(),
         }
     }

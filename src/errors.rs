@@ -58,6 +58,10 @@ pub enum ProblemCode {
     InvalidGameText,
     UnsupportedVariant,
     NoVariant,
+    // Endgame tables.
+    EndgameNotInTables,
+    EndgameUnsupported,
+    EndgameBuilding,
     // The engine's bounds.
     CaptureLimit,
     BudgetExceeded,
@@ -273,6 +277,13 @@ pub struct Problem {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = 8)]
     pub reachable_depth: Option<u32>,
+    /// Endgame problems: the material of the position (White's pieces, `v`, Black's: `KKvK`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "KKKvKK")]
+    pub material: Option<String>,
+    /// `endgame-not-in-tables`: the tables this replica has for the variant.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tables: Option<crate::tables::Available>,
 }
 
 /// An error answered with a problem document.
@@ -319,6 +330,8 @@ impl ApiError {
                 rule: None,
                 expected: None,
                 reachable_depth: None,
+                material: None,
+                tables: None,
             }),
             allow: None,
             retry_after: None,
@@ -464,6 +477,77 @@ impl ApiError {
             e.problem.reachable_depth = Some(reachable);
         }
         e
+    }
+
+    /// 404 `endgame-not-in-tables`: the position has more pieces than the tables this replica
+    /// has for the variant (`available`), or a position after one of its moves has no table.
+    pub fn endgame_not_in_tables(
+        variant: &str,
+        material: &str,
+        detail: Option<String>,
+        available: crate::tables::Available,
+    ) -> Self {
+        let detail = detail.unwrap_or_else(|| {
+            let prebuilt = if available.prebuilt.is_empty() {
+                "no prebuilt tables".to_string()
+            } else {
+                format!("prebuilt tables: {}", available.prebuilt.join(", "))
+            };
+            format!(
+                "the {variant} position ({material}) is not in the endgame tables of this \
+                 replica: positions of up to {} pieces are computed on first use; {prebuilt}",
+                available.builtin_pieces
+            )
+        });
+        let mut e = ApiError::new(
+            StatusCode::NOT_FOUND,
+            ProblemCode::EndgameNotInTables,
+            "Position not in the endgame tables",
+            detail,
+        );
+        e.problem.material = Some(material.to_string());
+        e.problem.tables = Some(available);
+        e
+    }
+
+    /// A [`crate::tables::TablesError`] as a problem: 422 `endgame-unsupported` (the variant
+    /// has no tables: the detail says why), 503 `endgame-building` with `Retry-After` (the
+    /// table is being computed), or 404 `endgame-not-in-tables` for a table that cannot be
+    /// computed (too large).
+    pub fn tables(
+        err: &crate::tables::TablesError,
+        variant: &str,
+        available: crate::tables::Available,
+    ) -> Self {
+        use crate::tables::TablesError;
+        match err {
+            TablesError::Unsupported { .. } => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ProblemCode::EndgameUnsupported,
+                "No endgame tables for this variant",
+                err.to_string(),
+            ),
+            TablesError::Building {
+                material,
+                retry_after,
+            } => {
+                let mut e = ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    ProblemCode::EndgameBuilding,
+                    "Endgame table being computed",
+                    err.to_string(),
+                );
+                e.problem.material = Some(material.name());
+                e.retry_after = Some(*retry_after);
+                e
+            }
+            TablesError::Failed { material, .. } => ApiError::endgame_not_in_tables(
+                variant,
+                &material.name(),
+                Some(err.to_string()),
+                available,
+            ),
+        }
     }
 
     /// 422 (or the capture-limit problem): a move that does not name exactly one legal move;

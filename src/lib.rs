@@ -45,6 +45,7 @@ struct Shared {
     shutdown: web::Data<config::ShutdownFlag>,
     metrics: web::Data<metrics::Metrics>,
     engine: web::Data<engine::Engine>,
+    tables: web::Data<tables::TableStore>,
 }
 
 /// Binds and builds every server of the process (not yet running): the API on `config.addr`
@@ -61,10 +62,14 @@ struct Shared {
 /// (`deploy/nginx.conf.template`).
 pub fn build(config: &Config) -> std::io::Result<Servers> {
     let engine = web::Data::from(engine::Engine::start(config.engine));
+    let tables = web::Data::new(
+        tables::TableStore::from_config(&config.tables).map_err(std::io::Error::other)?,
+    );
     let shared = Shared {
         shutdown: web::Data::new(config.shutdown.clone()),
-        metrics: web::Data::new(metrics::Metrics::new(engine.clone())),
+        metrics: web::Data::new(metrics::Metrics::new(engine.clone(), tables.clone())),
         engine,
+        tables,
     };
     let admin = match &config.admin_addr {
         Some(addr) => Some(admin_server(addr, config, shared.clone())?),
@@ -123,7 +128,6 @@ fn api_server(
     });
     let compress_cache = web::Data::new(http::CompressCache::default());
     let pdn_stream = web::Data::new(config.pdn_stream);
-    let table_store = web::Data::new(tables::TableStore::default());
     let cors_enabled = !matches!(&config.http.cors_origins, Some(list) if list.is_empty());
     let mut server = HttpServer::new(move || {
         App::new()
@@ -131,10 +135,10 @@ fn api_server(
             .app_data(shared.shutdown.clone())
             .app_data(shared.metrics.clone())
             .app_data(shared.engine.clone())
+            .app_data(shared.tables.clone())
             .app_data(http_config.clone())
             .app_data(compress_cache.clone())
             .app_data(pdn_stream.clone())
-            .app_data(table_store.clone())
             .app_data(web::QueryConfig::default().error_handler(errors::query_config_error))
             .app_data(web::PathConfig::default().error_handler(errors::path_config_error))
             // Innermost first: metrics, ETags and compression, CORS, problem documents for

@@ -99,9 +99,48 @@ enum Command {
         /// `MOVE_LIMIT`); the moves after it are not judged.
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000))]
         max_plies: Option<u64>,
+        /// With `--adjudicate tables`: a directory of prebuilt table files (`*.arbtb`) to
+        /// load; small tables are computed on first use either way.
+        #[arg(long, env = "ARBITER_TABLES_DIR")]
+        tables_dir: Option<String>,
     },
+    /// Build endgame table files, or describe one.
+    #[command(subcommand)]
+    Tables(TablesCommand),
     /// Print the OpenAPI document (pretty JSON).
     Openapi,
+}
+
+#[derive(Subcommand, Debug)]
+enum TablesCommand {
+    /// Build the endgame tables of every material of a variant up to a number of pieces, one
+    /// file per material (`<variant>-<material>.arbtb`) in a directory, for
+    /// `ARBITER_TABLES_DIR`. Prints a line per material and the totals; a progress bar is
+    /// shown on standard error when it is a terminal.
+    Build {
+        /// Variant id.
+        #[arg(long)]
+        variant: String,
+        /// Largest number of pieces on the board (both sides together).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=8))]
+        pieces: u32,
+        /// The directory to write the files to (created if missing; files of the same name
+        /// are replaced).
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Print one JSON object with every material and the totals instead of the lines.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check a table file (its header, rules fingerprint and checksum) and print what it
+    /// holds.
+    Info {
+        /// The table file (`<variant>-<material>.arbtb`).
+        file: std::path::PathBuf,
+        /// Print a JSON object instead of lines.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Prints a line on stdout; a closed pipe (`arbiter ... | head`) ends the program quietly.
@@ -147,6 +186,7 @@ fn main() -> ExitCode {
             strict,
             adjudicate,
             max_plies,
+            tables_dir,
         } => {
             let output = if pdn {
                 Output::Pdn
@@ -166,8 +206,16 @@ fn main() -> ExitCode {
                     tables: adjudicate == "tables",
                     max_plies: max_plies.map(|n| n as usize),
                 },
+                tables_dir.as_deref(),
             )
         }
+        Command::Tables(TablesCommand::Build {
+            variant,
+            pieces,
+            out,
+            json,
+        }) => tables_build(&variant, pieces, &out, json),
+        Command::Tables(TablesCommand::Info { file, json }) => tables_info(&file, json),
         Command::Openapi => {
             emit(&arbiter::openapi::document_json());
             Ok(())
@@ -373,6 +421,7 @@ fn judge(
     output: Output,
     strict: bool,
     adjudication: arbiter_rules::adjudication::Adjudication,
+    tables_dir: Option<&str>,
 ) -> Result<(), Failure> {
     use arbiter::api::pdn::{judge_game, READ_LIMITS};
     use arbiter::api::pdn_stream::MAX_GAME_BYTES;
@@ -388,8 +437,22 @@ fn judge(
         adjudication,
         ..ReadOptions::default()
     };
-    let store = arbiter::tables::TableStore::default();
-    let mut probe = arbiter::api::judge::table_probe(Some(&store));
+    // The tables of the command: computed on first use as the service computes them, and
+    // waited for as long as a build takes.
+    let store = if adjudication.tables {
+        let config = arbiter::config::TablesConfig {
+            dir: tables_dir
+                .filter(|d| !d.trim().is_empty())
+                .map(std::path::PathBuf::from),
+            build_wait: std::time::Duration::from_secs(7 * 24 * 3600),
+            ..arbiter::config::TablesConfig::default()
+        };
+        Some(arbiter::tables::TableStore::from_config(&config).map_err(usage)?)
+    } else {
+        None
+    };
+    let tables = arbiter::api::judge::TableProbe::new(store.as_ref());
+    let mut probe = tables.probe();
     let (mut input, size): (Box<dyn Read>, Option<u64>) = if file == "-" {
         (Box::new(std::io::stdin().lock()), None)
     } else {
@@ -520,4 +583,140 @@ fn judge(
         Some(fault) => Err(Failure(fault, 1)),
         None => Ok(()),
     }
+}
+
+/// What `arbiter tables` says about one table.
+fn table_summary(
+    table: &arbiter_rules::tables::Table,
+    file_bytes: u64,
+    seconds: Option<f64>,
+) -> serde_json::Value {
+    let s = table.stats();
+    let mut line = serde_json::json!({
+        "variant": table.variant(),
+        "material": table.material().name(),
+        "positions": s.positions,
+        "wins": s.wins,
+        "draws": s.draws,
+        "losses": s.losses,
+        "longest_win_plies": s.longest,
+        "file_bytes": file_bytes,
+        "memory_bytes": table.bytes(),
+    });
+    if let Some(seconds) = seconds {
+        line["seconds"] = serde_json::json!(seconds);
+    }
+    line
+}
+
+/// One line of `arbiter tables` for a summary of [`table_summary`].
+fn summary_line(name: &str, s: &serde_json::Value) -> String {
+    let mut line = format!(
+        "{name}: {} positions, {} wins, {} draws, {} losses, longest win {} plies, {} bytes",
+        s["positions"], s["wins"], s["draws"], s["losses"], s["longest_win_plies"], s["file_bytes"]
+    );
+    if let Some(seconds) = s["seconds"].as_f64() {
+        line.push_str(&format!(", {seconds:.2} s"));
+    }
+    line
+}
+
+fn tables_build(
+    variant: &str,
+    pieces: u32,
+    out: &std::path::Path,
+    json: bool,
+) -> Result<(), Failure> {
+    use arbiter_rules::tables::{materials_up_to, supported, Tables};
+    use std::io::IsTerminal;
+    let v = find_variant(variant)?;
+    supported(v).map_err(|u| usage(format!("{} has no endgame tables: {}", v.id(), u.reason)))?;
+    std::fs::create_dir_all(out)
+        .map_err(|e| Failure(format!("cannot create {}: {e}", out.display()), 1))?;
+    let mut tables = Tables::new(v)
+        .map_err(|u| usage(format!("{} has no endgame tables: {}", v.id(), u.reason)))?;
+    let progress = if std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::new(0).with_style(
+            indicatif::ProgressStyle::with_template(
+                "{msg:>10} {wide_bar} {human_pos}/{human_len} ({eta} left)",
+            )
+            .expect("a valid template"),
+        )
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let started = Instant::now();
+    let mut lines = Vec::new();
+    let (mut positions, mut bytes) = (0u64, 0u64);
+    for material in materials_up_to(v, pieces) {
+        if tables.get(&material).is_some() {
+            continue;
+        }
+        let at = Instant::now();
+        let built = tables
+            .build(material, &mut |p| {
+                progress.set_message(p.material.name());
+                progress.set_length(p.total);
+                progress.set_position(p.done);
+            })
+            .map_err(|e| Failure(format!("{} {material}: {e}", v.id()), 1))?;
+        let seconds = at.elapsed().as_secs_f64();
+        for (i, m) in built.iter().enumerate() {
+            let Some(table) = tables.get(m) else { continue };
+            let data = table.to_bytes();
+            let path = out.join(table.file_name());
+            let partial = out.join(format!(".{}.partial", table.file_name()));
+            std::fs::write(&partial, &data)
+                .and_then(|()| std::fs::rename(&partial, &path))
+                .map_err(|e| Failure(format!("cannot write {}: {e}", path.display()), 1))?;
+            // The time of a build is the material's asked for (built last).
+            let time = (i + 1 == built.len()).then_some(seconds);
+            let summary = table_summary(table, data.len() as u64, time);
+            positions += table.stats().positions;
+            bytes += data.len() as u64;
+            if !json {
+                progress.suspend(|| emit(&summary_line(&m.name(), &summary)));
+            }
+            lines.push(summary);
+        }
+    }
+    progress.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    if json {
+        let answer = serde_json::json!({
+            "variant": v.id(),
+            "pieces": pieces,
+            "tables": lines,
+            "total": {
+                "tables": lines.len(),
+                "positions": positions,
+                "file_bytes": bytes,
+                "seconds": seconds,
+            },
+        });
+        emit(&answer.to_string());
+    } else {
+        emit(&format!(
+            "total: {} tables, {positions} positions, {bytes} bytes, {seconds:.2} s, in {}",
+            lines.len(),
+            out.display()
+        ));
+    }
+    Ok(())
+}
+
+fn tables_info(file: &std::path::Path, json: bool) -> Result<(), Failure> {
+    let table = arbiter::tables::load_file(file)
+        .map_err(|e| Failure(format!("{}: {e}", file.display()), 1))?;
+    let size = std::fs::metadata(file).map_or(0, |m| m.len());
+    let summary = table_summary(&table, size, None);
+    if json {
+        emit(&summary.to_string());
+    } else {
+        emit(&summary_line(
+            &format!("{} {}", table.variant(), table.material()),
+            &summary,
+        ));
+    }
+    Ok(())
 }

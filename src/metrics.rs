@@ -5,6 +5,8 @@
 //! - `arbiter_moves_generated_total{variant}`: legal moves returned by the moves endpoint;
 //! - `arbiter_games_judged_total{variant}`: games judged (successful judge answers);
 //! - `arbiter_engine_*`: the engine pool's slots, running jobs, requests, refusals and work;
+//! - `arbiter_endgame_*`: the endgame tables loaded from files and computed here (counts and
+//!   bytes), probes by result, and evictions from the cache;
 //! - `process_*`: the crate's standard process collector (resident memory, CPU seconds, open
 //!   file descriptors, threads...).
 //!
@@ -30,6 +32,7 @@ use prometheus::{
 };
 
 use crate::engine::Engine;
+use crate::tables::TableStore;
 
 /// The path of the metrics endpoint.
 pub const PATH: &str = "/metrics";
@@ -90,7 +93,7 @@ fn registered<C: Collector + Clone + 'static>(registry: &Registry, metric: C) ->
 
 impl Metrics {
     /// A registry with the request, engine and process metrics.
-    pub fn new(engine: web::Data<Engine>) -> Metrics {
+    pub fn new(engine: web::Data<Engine>, tables: web::Data<TableStore>) -> Metrics {
         let registry = Registry::new();
         let requests = registered(
             &registry,
@@ -138,6 +141,7 @@ impl Metrics {
             .expect("valid metric"),
         );
         registered(&registry, EngineCollector::new(engine));
+        registered(&registry, TablesCollector::new(tables));
         #[cfg(target_os = "linux")]
         registry
             .register(Box::new(
@@ -276,6 +280,94 @@ impl Collector for EngineCollector {
 
     fn collect(&self) -> Vec<MetricFamily> {
         Self::metrics(&self.engine)
+            .iter()
+            .flat_map(|m| m.collect())
+            .collect()
+    }
+}
+
+/// The endgame tables' gauges and counters, read from the store at each scrape.
+#[derive(Clone)]
+struct TablesCollector {
+    tables: web::Data<TableStore>,
+    descs: Vec<Desc>,
+}
+
+impl TablesCollector {
+    fn new(tables: web::Data<TableStore>) -> TablesCollector {
+        let descs = Self::metrics(&tables)
+            .iter()
+            .flat_map(|m| m.desc().into_iter().cloned())
+            .collect();
+        TablesCollector { tables, descs }
+    }
+
+    /// The metrics with the store's values now.
+    fn metrics(tables: &TableStore) -> Vec<Box<dyn Collector>> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let s = tables.stats();
+        let (built, built_bytes) = tables.built();
+        let by_source = |name: &str, help: &str, values: [usize; 2]| {
+            let g = prometheus::IntGaugeVec::new(Opts::new(name, help), &["source"])
+                .expect("valid metric");
+            for (l, v) in ["file", "built"].iter().zip(values) {
+                g.with_label_values(&[*l])
+                    .set(i64::try_from(v).unwrap_or(i64::MAX));
+            }
+            Box::new(g) as Box<dyn Collector>
+        };
+        let probes = IntCounterVec::new(
+            Opts::new(
+                "arbiter_endgame_probes_total",
+                "Endgame table probes, by result: in the tables (hit) or not (miss).",
+            ),
+            &["result"],
+        )
+        .expect("valid metric");
+        probes
+            .with_label_values(&["hit"])
+            .inc_by(s.hits.load(Relaxed));
+        probes
+            .with_label_values(&["miss"])
+            .inc_by(s.misses.load(Relaxed));
+        let counter = |name: &str, help: &str, value: u64| {
+            let c = IntCounter::new(name, help).expect("valid metric");
+            c.inc_by(value);
+            Box::new(c) as Box<dyn Collector>
+        };
+        vec![
+            by_source(
+                "arbiter_endgame_tables",
+                "Endgame tables in memory, by source: loaded from ARBITER_TABLES_DIR or built here.",
+                [tables.prebuilt_count(), built],
+            ),
+            by_source(
+                "arbiter_endgame_table_bytes",
+                "Memory of the endgame tables, by source.",
+                [tables.prebuilt_bytes(), built_bytes],
+            ),
+            Box::new(probes),
+            counter(
+                "arbiter_endgame_tables_built_total",
+                "Endgame tables computed on this replica.",
+                s.built.load(Relaxed),
+            ),
+            counter(
+                "arbiter_endgame_evictions_total",
+                "Times a variant's built endgame tables were dropped to stay under ARBITER_TABLES_CACHE_BYTES.",
+                s.evictions.load(Relaxed),
+            ),
+        ]
+    }
+}
+
+impl Collector for TablesCollector {
+    fn desc(&self) -> Vec<&Desc> {
+        self.descs.iter().collect()
+    }
+
+    fn collect(&self) -> Vec<MetricFamily> {
+        Self::metrics(&self.tables)
             .iter()
             .flat_map(|m| m.collect())
             .collect()

@@ -46,6 +46,7 @@ Every error is an RFC 9457 problem document (`application/problem+json`) with a 
         (name = "moves", description = "Legal moves of a position, and its diagram"),
         (name = "play", description = "Play moves"),
         (name = "judge", description = "Judge a game and check its declared result"),
+        (name = "endgame", description = "Endgame tables: the value of positions with few pieces under best play"),
         (name = "health", description = "Liveness and readiness probes"),
     )
 )]

@@ -1,65 +1,603 @@
-//! Stand-in for the service's endgame-table store (replaced by the real store): tables of up
-//! to [`BUILTIN_PIECES`] pieces, built on first use and kept in memory.
+//! The endgame tables a replica serves: prebuilt files loaded at startup, and small tables
+//! computed on first use and kept in memory.
+//!
+//! - **Prebuilt** (`ARBITER_TABLES_DIR`): every `*.arbtb` file of the directory (written by
+//!   `arbiter tables build`) is read at startup with [`Table::from_bytes`], which checks its
+//!   header (variant, material, rules fingerprint, checksum); a file it refuses is skipped with
+//!   a warning. Prebuilt tables are never evicted; their memory is counted apart
+//!   ([`TableStore::prebuilt_bytes`]): it is the size of the files.
+//! - **Built-in** (`ARBITER_TABLES_BUILTIN_PIECES`, default 4): a position with at most that
+//!   many pieces whose table is missing has it computed ([`Tables::build`], with every table
+//!   it leads to) on a thread of its own, one build at a time per replica. A request waits for
+//!   the build up to `ARBITER_TABLES_BUILD_WAIT` seconds and is otherwise answered 503
+//!   `endgame-building` with `Retry-After` while the build goes on; concurrent requests for the
+//!   same table wait for the same build. Built tables are kept under
+//!   `ARBITER_TABLES_CACHE_BYTES`: past it, the built tables of the variant used least recently
+//!   are dropped (the tables of the variant just built are kept even if alone they exceed the
+//!   bound). A build that fails (the table is too large) is not tried again.
+//!
+//! Everything here is a cache of values that are a pure function of the rules: a replica
+//! answers the same with or without it, only sooner.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
-use arbiter_rules::tables::{Material, Tables, Value};
+use arbiter_rules::tables::{self, Material, Table, Tables, Value};
 use arbiter_rules::{Position, Variant};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-/// Most pieces of a table built on first use.
-pub const BUILTIN_PIECES: u32 = 4;
+use crate::config::TablesConfig;
 
-/// Why the tables could not be probed.
-#[derive(Debug)]
-pub struct TablesError(pub String);
+/// The extension of a table file.
+pub const FILE_EXTENSION: &str = "arbtb";
+
+/// `Retry-After` of an `endgame-building` answer, in seconds.
+pub const RETRY_AFTER_BUILDING_SECS: u64 = 5;
+
+/// What tables exist for a variant: the problem document of a position outside them says it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Available {
+    /// Positions with at most this many pieces are computed on first use (0: none are).
+    #[schema(example = 4)]
+    pub builtin_pieces: u32,
+    /// The materials of the tables loaded from files (`ARBITER_TABLES_DIR`), by name: White's
+    /// pieces, `v`, Black's; `K` a king, `M` a man, `P` a parachutist.
+    #[schema(example = json!(["KKvK", "KMvK", "KKvKK"]))]
+    pub prebuilt: Vec<String>,
+}
+
+/// Why a position has no value from the tables (besides "not in the tables", `Ok(None)`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TablesError {
+    /// The variant has no tables (`arbiter_rules::tables::supported`).
+    Unsupported {
+        variant: &'static str,
+        reason: &'static str,
+    },
+    /// The table is being computed and was not ready within the wait; retry later.
+    Building {
+        material: Material,
+        retry_after: u64,
+    },
+    /// The table could not be computed (too large); it will not be tried again.
+    Failed { material: Material, reason: String },
+}
 
 impl std::fmt::Display for TablesError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            TablesError::Unsupported { variant, reason } => {
+                write!(f, "{variant} has no endgame tables: {reason}")
+            }
+            TablesError::Building {
+                material,
+                retry_after,
+            } => write!(
+                f,
+                "the {material} table is being computed on this replica; retry after \
+                 {retry_after} s"
+            ),
+            TablesError::Failed { material, reason } => {
+                write!(f, "the {material} table cannot be computed: {reason}")
+            }
+        }
     }
 }
 
-/// The endgame tables of the process, by variant id.
-#[derive(Default)]
+impl std::error::Error for TablesError {}
+
+/// Counters for `/metrics`.
+#[derive(Debug, Default)]
+pub struct StoreStats {
+    /// Probes answered from the tables.
+    pub hits: AtomicU64,
+    /// Probes of positions outside the tables.
+    pub misses: AtomicU64,
+    /// Tables computed on this replica.
+    pub built: AtomicU64,
+    /// Variants whose built tables were dropped to stay under the cache bound.
+    pub evictions: AtomicU64,
+}
+
+/// The tables of every variant a replica serves (shared by all its workers).
 pub struct TableStore {
-    tables: Mutex<HashMap<&'static str, Tables>>,
+    inner: Arc<Inner>,
+}
+
+/// Tables by variant id.
+type ByVariant = HashMap<&'static str, Vec<Arc<Table>>>;
+
+struct Inner {
+    config: TablesConfig,
+    /// Tables read from files, by variant id.
+    prebuilt: ByVariant,
+    prebuilt_bytes: usize,
+    state: Mutex<State>,
+    /// Notified when a build ends.
+    changed: Condvar,
+    stats: StoreStats,
+}
+
+#[derive(Default)]
+struct State {
+    variants: HashMap<&'static str, Cached>,
+    /// Ticks of the least-recently-used clock.
+    clock: u64,
+    /// The build running now, if any.
+    building: Option<(&'static str, Material)>,
+    /// Builds that failed, with why.
+    failed: HashMap<(&'static str, Material), String>,
+}
+
+/// One variant's tables in memory: its prebuilt ones and those built here.
+struct Cached {
+    tables: Tables,
+    /// Memory of the tables built here (not the prebuilt ones).
+    built_bytes: usize,
+    last_used: u64,
 }
 
 impl std::fmt::Debug for TableStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TableStore").finish_non_exhaustive()
+        f.debug_struct("TableStore")
+            .field("config", &self.inner.config)
+            .field("prebuilt_bytes", &self.inner.prebuilt_bytes)
+            .finish()
     }
 }
 
 impl TableStore {
-    /// The value of `pos` for its side to move, building its table on first use (blocking);
-    /// `Ok(None)` when it has more than [`BUILTIN_PIECES`] pieces.
+    /// The store `cfg` describes: with a directory, every table file in it is read now (a
+    /// file whose header does not match is skipped with a warning); an unreadable directory
+    /// is an error.
+    pub fn from_config(cfg: &TablesConfig) -> Result<TableStore, String> {
+        let (prebuilt, prebuilt_bytes) = match &cfg.dir {
+            Some(dir) => load_dir(dir)?,
+            None => (HashMap::new(), 0),
+        };
+        Ok(TableStore {
+            inner: Arc::new(Inner {
+                config: cfg.clone(),
+                prebuilt,
+                prebuilt_bytes,
+                state: Mutex::new(State::default()),
+                changed: Condvar::new(),
+                stats: StoreStats::default(),
+            }),
+        })
+    }
+
+    /// The configuration it was built with.
+    pub fn config(&self) -> &TablesConfig {
+        &self.inner.config
+    }
+
+    /// Its counters.
+    pub fn stats(&self) -> &StoreStats {
+        &self.inner.stats
+    }
+
+    /// Tables loaded from files, over every variant.
+    pub fn prebuilt_count(&self) -> usize {
+        self.inner.prebuilt.values().map(Vec::len).sum()
+    }
+
+    /// Memory of the tables loaded from files, in bytes.
+    pub fn prebuilt_bytes(&self) -> usize {
+        self.inner.prebuilt_bytes
+    }
+
+    /// Tables built on this replica and in memory now, and their memory in bytes.
+    pub fn built(&self) -> (usize, usize) {
+        let state = self.lock();
+        let prebuilt = |id: &str| self.inner.prebuilt.get(id).map_or(0, Vec::len);
+        state.variants.iter().fold((0, 0), |(n, bytes), (id, c)| {
+            (
+                n + c.tables.materials().len().saturating_sub(prebuilt(id)),
+                bytes + c.built_bytes,
+            )
+        })
+    }
+
+    /// Whether `variant` has tables at all.
+    pub fn check(&self, variant: &'static Variant) -> Result<(), TablesError> {
+        tables::supported(variant).map_err(|u| TablesError::Unsupported {
+            variant: variant.id(),
+            reason: u.reason,
+        })
+    }
+
+    /// What exists for `variant`: the built-in bound and the prebuilt materials.
+    pub fn available(&self, variant: &'static Variant) -> Available {
+        let mut prebuilt: Vec<Material> = self
+            .inner
+            .prebuilt
+            .get(variant.id())
+            .map(|ts| ts.iter().map(|t| t.material()).collect())
+            .unwrap_or_default();
+        prebuilt.sort();
+        Available {
+            builtin_pieces: self.inner.config.builtin_pieces,
+            prebuilt: prebuilt.iter().map(Material::name).collect(),
+        }
+    }
+
+    /// The value of `pos` for the side to move, computing its table (and every table it leads
+    /// to) first if it has at most the built-in number of pieces. Blocking: it may wait up to
+    /// the configured build wait, so call it off the I/O workers (`web::block` or the engine
+    /// pool). `Ok(None)`: not in the tables (more pieces than the built-in bound and no
+    /// prebuilt table). Once it has answered `Some`, the tables of every position a move leads
+    /// to are in memory too, and [`TableStore::lookup`] finds them.
     pub fn probe(
         &self,
         variant: &'static Variant,
         pos: &Position,
     ) -> Result<Option<Value>, TablesError> {
+        let deadline = Instant::now() + self.inner.config.build_wait;
+        // With a deadline there is always an answer.
+        self.probe_until(variant, pos, Some(deadline))
+            .unwrap_or(Ok(None))
+    }
+
+    /// [`TableStore::probe`] without waiting: `None` when the answer needs a table built
+    /// first (the build is not started); a probe that can answer at once does. For the I/O
+    /// workers, which must not block.
+    pub fn try_probe(
+        &self,
+        variant: &'static Variant,
+        pos: &Position,
+    ) -> Option<Result<Option<Value>, TablesError>> {
+        self.probe_until(variant, pos, None)
+    }
+
+    /// The probe: with a deadline, builds what is missing and waits for it up to then; without,
+    /// answers `None` where it would build.
+    fn probe_until(
+        &self,
+        variant: &'static Variant,
+        pos: &Position,
+        deadline: Option<Instant>,
+    ) -> Option<Result<Option<Value>, TablesError>> {
+        if let Err(e) = self.check(variant) {
+            return Some(Err(e));
+        }
+        let id = variant.id();
         let material = Material::of(pos);
-        if material.pieces() > BUILTIN_PIECES {
-            return Ok(None);
-        }
-        let mut all = self
-            .tables
-            .lock()
-            .map_err(|_| TablesError("the table store is unusable".into()))?;
-        let tables = match all.entry(variant.id()) {
-            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(Tables::new(variant).map_err(|u| TablesError(u.reason.to_string()))?)
+        let mut state = self.lock();
+        loop {
+            if let Some(value) = self.lookup_locked(&mut state, variant, pos) {
+                self.inner.stats.hits.fetch_add(1, Ordering::Relaxed);
+                return Some(Ok(Some(value)));
             }
-        };
-        if let Some(value) = tables.probe(pos) {
-            return Ok(Some(value));
+            if material.pieces() > self.inner.config.builtin_pieces {
+                self.inner.stats.misses.fetch_add(1, Ordering::Relaxed);
+                return Some(Ok(None));
+            }
+            if let Some(reason) = state.failed.get(&(id, material)) {
+                return Some(Err(TablesError::Failed {
+                    material,
+                    reason: reason.clone(),
+                }));
+            }
+            let deadline = deadline?;
+            if state.building.is_none() {
+                self.start_build(&mut state, variant, material);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Some(Err(TablesError::Building {
+                    material,
+                    retry_after: RETRY_AFTER_BUILDING_SECS,
+                }));
+            }
+            state = match self.inner.changed.wait_timeout(state, deadline - now) {
+                Ok((guard, _)) => guard,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
         }
-        tables
-            .build(material, &mut |_| {})
-            .map_err(|e| TablesError(e.to_string()))?;
-        Ok(tables.probe(pos))
+    }
+
+    /// The value of `pos` if its table is in memory now (never builds, never waits): for the
+    /// positions after the moves of a position [`TableStore::probe`] answered.
+    pub fn lookup(&self, variant: &'static Variant, pos: &Position) -> Option<Value> {
+        tables::supported(variant).ok()?;
+        let mut state = self.lock();
+        self.lookup_locked(&mut state, variant, pos)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // The state stays consistent across a panic (a build runs outside the lock).
+        self.inner
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The value of `pos` from the variant's tables in memory, marking them used.
+    fn lookup_locked(
+        &self,
+        state: &mut State,
+        variant: &'static Variant,
+        pos: &Position,
+    ) -> Option<Value> {
+        state.clock += 1;
+        let clock = state.clock;
+        let cached = cached(&self.inner, state, variant)?;
+        cached.last_used = clock;
+        cached.tables.probe(pos)
+    }
+
+    /// Starts building `material` of `variant` on a thread of its own; when it ends, the
+    /// tables are in the cache (or the failure is recorded) and waiting probes are woken.
+    fn start_build(&self, state: &mut State, variant: &'static Variant, material: Material) {
+        let id = variant.id();
+        // The build works on a copy of the variant's tables (the tables are shared, not
+        // copied), so that probes go on while it runs.
+        let Some(current) = cached(&self.inner, state, variant) else {
+            return;
+        };
+        let Ok(mut tables) = Tables::new(variant) else {
+            return;
+        };
+        for m in current.tables.materials() {
+            if let Some(t) = current.tables.get(&m) {
+                tables.insert(t.clone());
+            }
+        }
+        state.building = Some((id, material));
+        let inner = self.inner.clone();
+        let spawned = std::thread::Builder::new()
+            .name("arbiter-tables-build".to_string())
+            .spawn(move || build(inner, tables, variant, material));
+        if let Err(e) = spawned {
+            tracing::error!(error = %e, "cannot start a table build");
+            state.building = None;
+            state
+                .failed
+                .insert((id, material), "the build could not be started".into());
+        }
+    }
+}
+
+/// The cache entry of `variant`, made from its prebuilt tables if it has none.
+fn cached<'a>(
+    inner: &Inner,
+    state: &'a mut State,
+    variant: &'static Variant,
+) -> Option<&'a mut Cached> {
+    use std::collections::hash_map::Entry;
+    match state.variants.entry(variant.id()) {
+        Entry::Occupied(e) => Some(e.into_mut()),
+        Entry::Vacant(e) => {
+            let tables = prebuilt_tables(inner, variant)?;
+            Some(e.insert(Cached {
+                tables,
+                built_bytes: 0,
+                last_used: 0,
+            }))
+        }
+    }
+}
+
+/// The variant's prebuilt tables as a [`Tables`] (`None` if the variant has no tables).
+fn prebuilt_tables(inner: &Inner, variant: &'static Variant) -> Option<Tables> {
+    let mut tables = Tables::new(variant).ok()?;
+    for t in inner.prebuilt.get(variant.id()).into_iter().flatten() {
+        tables.insert(t.clone());
+    }
+    Some(tables)
+}
+
+/// The body of a build thread.
+fn build(inner: Arc<Inner>, mut tables: Tables, variant: &'static Variant, material: Material) {
+    let id = variant.id();
+    let started = Instant::now();
+    tracing::info!(variant = id, material = %material, "building endgame tables");
+    let mut last_log = Instant::now();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        tables.build(material, &mut |p| {
+            if last_log.elapsed() >= Duration::from_secs(5) {
+                last_log = Instant::now();
+                tracing::info!(
+                    variant = id,
+                    material = %p.material,
+                    done = p.done,
+                    total = p.total,
+                    "building endgame tables"
+                );
+            }
+        })
+    }));
+    let mut state = inner
+        .state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    match result {
+        Ok(Ok(built)) => {
+            let prebuilt: Vec<Material> = inner
+                .prebuilt
+                .get(id)
+                .map(|ts| ts.iter().map(|t| t.material()).collect())
+                .unwrap_or_default();
+            let built_bytes = tables
+                .materials()
+                .iter()
+                .filter(|m| !prebuilt.contains(m))
+                .filter_map(|m| tables.get(m))
+                .map(|t| t.bytes())
+                .sum();
+            inner
+                .stats
+                .built
+                .fetch_add(built.len() as u64, Ordering::Relaxed);
+            tracing::info!(
+                variant = id,
+                material = %material,
+                tables = built.len(),
+                bytes = built_bytes,
+                seconds = started.elapsed().as_secs_f64(),
+                "endgame tables built"
+            );
+            state.clock += 1;
+            let clock = state.clock;
+            state.variants.insert(
+                id,
+                Cached {
+                    tables,
+                    built_bytes,
+                    last_used: clock,
+                },
+            );
+            evict(&inner, &mut state, id);
+        }
+        Ok(Err(e)) => {
+            tracing::warn!(variant = id, material = %material, error = %e, "endgame table not built");
+            state.failed.insert((id, material), e.to_string());
+        }
+        Err(_) => {
+            tracing::error!(variant = id, material = %material, "endgame table build panicked");
+            state
+                .failed
+                .insert((id, material), "the build failed".to_string());
+        }
+    }
+    state.building = None;
+    drop(state);
+    inner.changed.notify_all();
+}
+
+/// Drops the built tables of the variants used least recently (never `keep`'s) until the
+/// built tables fit the cache bound.
+fn evict(inner: &Inner, state: &mut State, keep: &str) {
+    let bound = inner.config.cache_bytes;
+    loop {
+        let total: usize = state.variants.values().map(|c| c.built_bytes).sum();
+        if total as u64 <= bound {
+            return;
+        }
+        let victim = state
+            .variants
+            .iter()
+            .filter(|(id, c)| **id != keep && c.built_bytes > 0)
+            .min_by_key(|(_, c)| c.last_used)
+            .map(|(id, _)| *id);
+        let Some(victim) = victim else {
+            tracing::warn!(
+                variant = keep,
+                bytes = total,
+                bound,
+                "the built tables of one variant exceed ARBITER_TABLES_CACHE_BYTES"
+            );
+            return;
+        };
+        let Some(variant) = arbiter_rules::variant(victim) else {
+            state.variants.remove(victim);
+            continue;
+        };
+        match prebuilt_tables(inner, variant) {
+            Some(tables) => {
+                if let Some(c) = state.variants.get_mut(victim) {
+                    c.tables = tables;
+                    c.built_bytes = 0;
+                }
+            }
+            None => {
+                state.variants.remove(victim);
+            }
+        }
+        inner.stats.evictions.fetch_add(1, Ordering::Relaxed);
+        tracing::info!(variant = victim, "endgame tables dropped from the cache");
+    }
+}
+
+/// Reads every `*.arbtb` file of `dir`: the tables by variant id, and their memory.
+fn load_dir(dir: &Path) -> Result<(ByVariant, usize), String> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read the tables directory {}: {e}", dir.display()))?;
+    let mut paths: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == FILE_EXTENSION))
+        .collect();
+    paths.sort();
+    let mut by_variant = ByVariant::new();
+    let mut bytes = 0;
+    for path in paths {
+        match load_file(&path) {
+            Ok(table) => {
+                let id = variant_of_file(&path).map_or("?", Variant::id);
+                let list = by_variant.entry(id).or_default();
+                if list.iter().any(|t| t.material() == table.material()) {
+                    tracing::warn!(file = %path.display(), "a second table of the same material: skipped");
+                    continue;
+                }
+                bytes += table.bytes();
+                tracing::info!(
+                    file = %path.display(),
+                    variant = id,
+                    material = %table.material(),
+                    bytes = table.bytes(),
+                    "endgame table loaded"
+                );
+                list.push(Arc::new(table));
+            }
+            Err(e) => {
+                tracing::warn!(file = %path.display(), error = %e, "endgame table file refused");
+            }
+        }
+    }
+    Ok((by_variant, bytes))
+}
+
+/// The variant a table file is named for (`<variant>-<material>.arbtb`): the longest variant
+/// id the name starts with, followed by `-`.
+pub fn variant_of_file(path: &Path) -> Option<&'static Variant> {
+    let stem = path.file_stem()?.to_str()?;
+    arbiter_rules::variants()
+        .iter()
+        .filter(|v| {
+            stem.strip_prefix(v.id())
+                .is_some_and(|rest| rest.starts_with('-'))
+        })
+        .max_by_key(|v| v.id().len())
+}
+
+/// Reads one table file, for the variant its name gives (the header is checked against it).
+pub fn load_file(path: &Path) -> Result<Table, String> {
+    let variant = variant_of_file(path).ok_or_else(|| {
+        format!(
+            "the file name does not start with a variant id and '-' \
+             (<variant>-<material>.{FILE_EXTENSION})"
+        )
+    })?;
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read it: {e}"))?;
+    Table::from_bytes(variant, &bytes).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::variant_of_file;
+    use std::path::Path;
+
+    #[test]
+    fn a_file_is_named_for_its_variant() {
+        let id = |name: &str| variant_of_file(Path::new(name)).map(|v| v.id());
+        assert_eq!(id("english-KKvK.arbtb"), Some("english"));
+        assert_eq!(
+            id("/tables/international-KMvKK.arbtb"),
+            Some("international")
+        );
+        assert_eq!(id("englishKKvK.arbtb"), None);
+        assert_eq!(id("chess-KvK.arbtb"), None);
+        // The longest id that the name starts with, then '-'.
+        for v in arbiter_rules::variants() {
+            let name = format!("{}-KvK.arbtb", v.id());
+            assert_eq!(id(&name), Some(v.id()), "{name}");
+        }
     }
 }

@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 use super::{check_move_count, find_variant, JsonBody, Side};
 use crate::engine::{Engine, Work};
 use crate::errors::{ApiError, PrecedenceRule, Problem, ProblemCode, ViolationCode};
-use crate::tables::TableStore;
+use crate::tables::{TableStore, TablesError};
 
 /// How a game the rules leave running is adjudicated, as match runners adjudicate
 /// unfinished games (cutechess-cli's `-tb`, fastchess's `-tbadjudicate`).
@@ -64,14 +64,47 @@ pub fn adjudication(
     })
 }
 
-/// A probe of the service's endgame tables (none: no position is in them). It may build a
-/// table: call it inside the engine's work ([`crate::engine::Engine::run`]).
-pub fn table_probe(
-    store: Option<&TableStore>,
-) -> impl FnMut(&'static Variant, &Position) -> Result<Option<Value>, String> + '_ {
-    move |v, pos| match store {
-        Some(s) => s.probe(v, pos).map_err(|e| e.to_string()),
-        None => Err("this server has no endgame tables".into()),
+/// Probes the service's endgame tables for the judgements of one request. A probe may build
+/// a table: use it inside the engine's work ([`crate::engine::Engine::run`]). A table still
+/// being computed when the store stops waiting is kept, so that the request is answered 503
+/// `endgame-building` (retry later) rather than with a judgement that would depend on what
+/// this replica has built so far; any other failure is the game's `tables-unavailable`
+/// warning.
+pub struct TableProbe<'a> {
+    store: Option<&'a TableStore>,
+    building: std::cell::RefCell<Option<(&'static Variant, TablesError)>>,
+}
+
+impl<'a> TableProbe<'a> {
+    pub fn new(store: Option<&'a TableStore>) -> TableProbe<'a> {
+        TableProbe {
+            store,
+            building: std::cell::RefCell::new(None),
+        }
+    }
+
+    /// The probe to hand to the judge (no store: no position is in the tables).
+    pub fn probe(
+        &self,
+    ) -> impl FnMut(&'static Variant, &Position) -> Result<Option<Value>, String> + '_ {
+        move |v, pos| match self.store {
+            Some(s) => s.probe(v, pos).map_err(|e| {
+                let text = e.to_string();
+                if matches!(e, TablesError::Building { .. }) {
+                    self.building.replace(Some((v, e)));
+                }
+                text
+            }),
+            None => Err("this server has no endgame tables".into()),
+        }
+    }
+
+    /// After judging: the 503 `endgame-building` problem when a table was being computed.
+    pub fn finish(&self) -> Result<(), ApiError> {
+        match (self.building.take(), self.store) {
+            (Some((v, e)), Some(store)) => Err(ApiError::tables(&e, v.id(), store.available(v))),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -604,12 +637,10 @@ pub async fn judge(
     let store = table_store(&http);
     let answer = engine
         .run(Work::Request, move |b| {
-            judge_game(
-                v,
-                &req,
-                &mut table_probe(store.as_ref().map(|s| s.get_ref())),
-                b,
-            )
+            let tables = TableProbe::new(store.as_ref().map(|s| s.get_ref()));
+            let answer = judge_game(v, &req, &mut tables.probe(), b)?;
+            tables.finish()?;
+            Ok(answer)
         })
         .await?;
     Ok(HttpResponse::Ok().json(answer))

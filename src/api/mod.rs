@@ -3,6 +3,7 @@
 
 pub mod body;
 pub mod diagram;
+pub mod endgame;
 pub mod health;
 pub mod judge;
 pub mod moves;
@@ -67,6 +68,7 @@ routes! {
     "/v1/variants/{variant}" => [GET variants::get_variant],
     "/v1/variants/{variant}/diagram" => [GET diagram::get_diagram],
     "/v1/variants/{variant}/perft" => [GET perft::get_perft],
+    "/v1/variants/{variant}/endgame" => [GET endgame::get_endgame],
     "/v1/variants/{variant}/play" => [POST play::play],
     "/v1/variants/{variant}/judge" => [POST judge::judge],
     "/v1/judge/pdn" => [POST pdn::judge_pdn],

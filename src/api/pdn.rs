@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::judge::{
-    adjudication, draw_rule_text, pdn_result, table_probe, table_store, AdjudicateDto,
-    ClaimableDraw, ReasonDto, RecordWarningDto, ResultConventionDto,
+    adjudication, draw_rule_text, pdn_result, table_store, AdjudicateDto, ClaimableDraw, ReasonDto,
+    RecordWarningDto, ResultConventionDto, TableProbe,
 };
 use super::judge::{Agreement, VerdictDto};
 use super::{body, find_variant, is_json};
@@ -804,16 +804,18 @@ pub async fn judge_pdn(
             if strict {
                 check_strict(&text, b)?;
             }
-            let mut probe = table_probe(store.as_ref().map(|s| s.get_ref()));
-            judge_pdn_text(
+            let tables = TableProbe::new(store.as_ref().map(|s| s.get_ref()));
+            let answer = judge_pdn_text(
                 &text,
                 explicit,
                 MAX_GAMES,
                 options,
                 include_pdn,
-                &mut probe,
+                &mut tables.probe(),
                 b,
-            )
+            )?;
+            tables.finish()?;
+            Ok(answer)
         })
         .await?;
     // Per-variant "games judged" counters for the metrics middleware.

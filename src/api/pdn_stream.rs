@@ -98,6 +98,9 @@ const READ_CHUNK: usize = 64 * 1024;
 /// Wait before asking again for an engine slot when every one is busy.
 const SLOT_RETRY: Duration = Duration::from_millis(50);
 
+/// Wait before judging a game again when a table its adjudication needs is being computed.
+const TABLE_RETRY: Duration = Duration::from_millis(500);
+
 /// The bounds of a streamed file (app data; the defaults when absent).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StreamLimits {
@@ -467,16 +470,18 @@ impl Judging {
             let g = game.clone();
             let tables = self.settings.tables.clone();
             let run = self.engine.run(Work::Request, move |budget| {
-                let mut probe = super::judge::table_probe(tables.as_ref().map(|s| s.get_ref()));
-                judge_game(
+                let tables = super::judge::TableProbe::new(tables.as_ref().map(|s| s.get_ref()));
+                let entry = judge_game(
                     index,
                     &g,
                     explicit,
                     options,
                     include_pdn,
-                    &mut probe,
+                    &mut tables.probe(),
                     budget,
-                )
+                )?;
+                tables.finish()?;
+                Ok(entry)
             });
             match run.await {
                 Ok(entry) => return Ok(entry),
@@ -496,6 +501,11 @@ impl Judging {
                     }
                     ProblemCode::Overloaded if Instant::now() < deadline => {
                         actix_web::rt::time::sleep(SLOT_RETRY).await;
+                    }
+                    // A table the game's adjudication needs is being computed: the game is
+                    // judged again once it is (the stream's deadline bounds the wait).
+                    ProblemCode::EndgameBuilding if Instant::now() < deadline => {
+                        actix_web::rt::time::sleep(TABLE_RETRY).await;
                     }
                     ProblemCode::Overloaded => return Err(self.time_bound()),
                     _ => return Err(e),
