@@ -202,11 +202,13 @@ fn main() -> ExitCode {
                 &result_convention,
                 output,
                 strict,
-                arbiter_rules::adjudication::Adjudication {
-                    tables: adjudicate == "tables",
-                    max_plies: max_plies.map(|n| n as usize),
+                Adjudicating {
+                    adjudication: arbiter_rules::adjudication::Adjudication {
+                        tables: adjudicate == "tables",
+                        max_plies: max_plies.map(|n| n as usize),
+                    },
+                    tables_dir,
                 },
-                tables_dir.as_deref(),
             )
         }
         Command::Tables(TablesCommand::Build {
@@ -413,6 +415,12 @@ impl<W: std::io::Write> JudgeWriter<W> {
     }
 }
 
+/// How `arbiter judge` adjudicates: the options and where its tables come from.
+struct Adjudicating {
+    adjudication: arbiter_rules::adjudication::Adjudication,
+    tables_dir: Option<String>,
+}
+
 fn judge(
     file: &str,
     variant: Option<&str>,
@@ -420,9 +428,12 @@ fn judge(
     convention: &str,
     output: Output,
     strict: bool,
-    adjudication: arbiter_rules::adjudication::Adjudication,
-    tables_dir: Option<&str>,
+    adjudicating: Adjudicating,
 ) -> Result<(), Failure> {
+    let Adjudicating {
+        adjudication,
+        tables_dir,
+    } = adjudicating;
     use arbiter::api::pdn::{judge_game, READ_LIMITS};
     use arbiter::api::pdn_stream::MAX_GAME_BYTES;
     use arbiter_rules::adjudication::{ReadOptions, ResultConvention};
