@@ -618,7 +618,7 @@ fn check_declared(
         (status = 413, description = "Body larger than 256 KiB", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not sent as application/json, or with a Content-Encoding other than gzip, deflate, br or zstd", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "More than 1000 moves, more engine work than the budget (`budget-exceeded`), or capture enumeration bound exceeded", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Every engine slot of the replica is busy (`overloaded`, with a `Retry-After` header; nothing was started), or the request timed out (`request-timeout`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Every engine slot of the replica is busy (`overloaded`, with a `Retry-After` header; nothing was started), the request timed out (`request-timeout`), or an endgame table the adjudication needs is being computed (`endgame-building`, with `Retry-After`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn judge(

@@ -710,7 +710,7 @@ fn judge_settings(
         (status = 413, description = "Body larger than 1 MiB (streamed: a declared length over the stream's bound)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body neither PDN text nor JSON (streamed: not PDN text), or with a Content-Encoding other than gzip, deflate, br or zstd", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "More than 200 games (`too-many-games`; the stream has no such bound), more engine work than the budget of a file (`budget-exceeded`), or with `strict`, a file that is not PDN 3.0 (`pdn-syntax`, with `line`, `column`, `rule`, `expected`; streamed: an error entry for each such game)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Every engine slot of the replica is busy (`overloaded`, with a `Retry-After` header; nothing was started), or the request timed out (`request-timeout`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Every engine slot of the replica is busy (`overloaded`, with a `Retry-After` header; nothing was started), the request timed out (`request-timeout`), or an endgame table the adjudication needs is being computed (`endgame-building`, with `Retry-After`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn judge_pdn(
