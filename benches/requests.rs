@@ -4,7 +4,7 @@
 //! path with wrk. Run with `cargo bench --bench requests`.
 
 use arbiter::api::{diagram, judge, moves, pdn, play};
-use arbiter_rules::adjudication::ReadOptions;
+use arbiter_rules::adjudication::{no_tables, ReadOptions};
 use arbiter_rules::Budget;
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -72,13 +72,21 @@ fn handlers(c: &mut Criterion) {
     }))
     .expect("request");
     group.bench_function("judge/international-6-plies", |b| {
-        b.iter(|| judge::judge_game(intl, &game, &budget()).expect("judge"))
+        b.iter(|| judge::judge_game(intl, &game, &mut no_tables, &budget()).expect("judge"))
     });
     let file = "[GameType \"20\"]\n1. 32-28 19-23 2. 28x19 14x23 3. 37-32 20-24 *\n\n".repeat(10);
     group.bench_function("pdn/10-games", |b| {
         b.iter(|| {
-            pdn::judge_pdn_text(&file, None, 200, ReadOptions::default(), false, &budget())
-                .expect("pdn")
+            pdn::judge_pdn_text(
+                &file,
+                None,
+                200,
+                ReadOptions::default(),
+                false,
+                &mut no_tables,
+                &budget(),
+            )
+            .expect("pdn")
         })
     });
     let query = diagram::DiagramQuery::default();

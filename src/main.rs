@@ -89,6 +89,20 @@ enum Command {
         /// of the HTTP stream, `Accept: application/x-ndjson`).
         #[arg(long)]
         ndjson: bool,
+        /// Adjudicate the games the rules leave undecided: `tables` decides each one whose
+        /// final position is in the endgame tables (reason `ENDGAME_TABLES`); `none` leaves
+        /// them undecided. The rules, draw rules included, come first.
+        #[arg(long, default_value = "none", value_parser = ["none", "tables"])]
+        adjudicate: String,
+        /// A move limit, in plies (1 to 1000): a game still running at this ply is decided
+        /// there, by the tables with `--adjudicate tables` when they can, else drawn (reason
+        /// `MOVE_LIMIT`); the moves after it are not judged.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        max_plies: Option<u64>,
+        /// With `--adjudicate tables`: a directory of prebuilt table files (`*.arbtb`) to
+        /// load; small tables are computed on first use either way.
+        #[arg(long, env = "ARBITER_TABLES_DIR")]
+        tables_dir: Option<String>,
     },
     /// Build endgame table files, or describe one.
     #[command(subcommand)]
@@ -170,6 +184,9 @@ fn main() -> ExitCode {
             pdn,
             ndjson,
             strict,
+            adjudicate,
+            max_plies,
+            tables_dir,
         } => {
             let output = if pdn {
                 Output::Pdn
@@ -185,6 +202,13 @@ fn main() -> ExitCode {
                 &result_convention,
                 output,
                 strict,
+                Adjudicating {
+                    adjudication: arbiter_rules::adjudication::Adjudication {
+                        tables: adjudicate == "tables",
+                        max_plies: max_plies.map(|n| n as usize),
+                    },
+                    tables_dir,
+                },
             )
         }
         Command::Tables(TablesCommand::Build {
@@ -391,6 +415,12 @@ impl<W: std::io::Write> JudgeWriter<W> {
     }
 }
 
+/// How `arbiter judge` adjudicates: the options and where its tables come from.
+struct Adjudicating {
+    adjudication: arbiter_rules::adjudication::Adjudication,
+    tables_dir: Option<String>,
+}
+
 fn judge(
     file: &str,
     variant: Option<&str>,
@@ -398,7 +428,12 @@ fn judge(
     convention: &str,
     output: Output,
     strict: bool,
+    adjudicating: Adjudicating,
 ) -> Result<(), Failure> {
+    let Adjudicating {
+        adjudication,
+        tables_dir,
+    } = adjudicating;
     use arbiter::api::pdn::{judge_game, READ_LIMITS};
     use arbiter::api::pdn_stream::MAX_GAME_BYTES;
     use arbiter_rules::adjudication::{ReadOptions, ResultConvention};
@@ -410,8 +445,25 @@ fn judge(
     let options = ReadOptions {
         convention: ResultConvention::parse(convention)
             .ok_or_else(|| usage(format!("unknown result convention '{convention}'")))?,
+        adjudication,
         ..ReadOptions::default()
     };
+    // The tables of the command: computed on first use as the service computes them, and
+    // waited for as long as a build takes.
+    let store = if adjudication.tables {
+        let config = arbiter::config::TablesConfig {
+            dir: tables_dir
+                .filter(|d| !d.trim().is_empty())
+                .map(std::path::PathBuf::from),
+            build_wait: std::time::Duration::from_secs(7 * 24 * 3600),
+            ..arbiter::config::TablesConfig::default()
+        };
+        Some(arbiter::tables::TableStore::from_config(&config).map_err(usage)?)
+    } else {
+        None
+    };
+    let tables = arbiter::api::judge::TableProbe::new(store.as_ref());
+    let mut probe = tables.probe();
     let (mut input, size): (Box<dyn Read>, Option<u64>) = if file == "-" {
         (Box::new(std::io::stdin().lock()), None)
     } else {
@@ -478,10 +530,16 @@ fn judge(
                 continue; // counted only, for the message
             }
             let entry = match piece {
-                Piece::Game(game) => {
-                    judge_game(index, &game, explicit, options, include_pdn, &budget)
-                        .map_err(|e| usage(e.problem().detail.clone()))?
-                }
+                Piece::Game(game) => judge_game(
+                    index,
+                    &game,
+                    explicit,
+                    options,
+                    include_pdn,
+                    &mut probe,
+                    &budget,
+                )
+                .map_err(|e| usage(e.problem().detail.clone()))?,
                 Piece::Rejected { game, error } => {
                     let detail = error.to_string();
                     first_fault.get_or_insert_with(|| format!("{file}: {detail}"));

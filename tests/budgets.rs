@@ -9,7 +9,7 @@ use std::time::Instant;
 use arbiter::api::pdn::{judge_pdn_text, MAX_GAMES};
 use arbiter::engine::{DEFAULT_PDN_WORK_BUDGET, DEFAULT_WORK_BUDGET};
 use arbiter::errors::ProblemCode;
-use arbiter_rules::adjudication::{judge_pdn_game, ReadOptions};
+use arbiter_rules::adjudication::{judge_pdn_game, no_tables, ReadOptions};
 use arbiter_rules::notation::pdn::parse_pdn;
 use arbiter_rules::{variant, Budget};
 
@@ -65,7 +65,14 @@ fn real_games_fit_the_budgets_with_a_wide_margin() {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         for (i, game) in parse_pdn(&text).iter().enumerate() {
             let b = Budget::unlimited();
-            let _ = judge_pdn_game(game, Some(v), 1000, ReadOptions::default(), &b);
+            let _ = judge_pdn_game(
+                game,
+                Some(v),
+                1000,
+                ReadOptions::default(),
+                &mut no_tables,
+                &b,
+            );
             units += b.used();
             games += 1;
             if b.used() > heaviest_game.0 {
@@ -83,6 +90,7 @@ fn real_games_fit_the_budgets_with_a_wide_margin() {
                 usize::MAX,
                 ReadOptions::default(),
                 false,
+                &mut no_tables,
                 &b,
             );
             if b.used() > heaviest_slice.0 {
@@ -116,8 +124,16 @@ fn heavy_requests_hit_the_budget() {
     let file = game.repeat(200);
     let b = Budget::new(DEFAULT_PDN_WORK_BUDGET);
     let started = Instant::now();
-    let err =
-        judge_pdn_text(&file, None, MAX_GAMES, ReadOptions::default(), false, &b).unwrap_err();
+    let err = judge_pdn_text(
+        &file,
+        None,
+        MAX_GAMES,
+        ReadOptions::default(),
+        false,
+        &mut no_tables,
+        &b,
+    )
+    .unwrap_err();
     eprintln!(
         "200 Frisian games: {} after {} units, {:.2} s",
         err.problem().code,
@@ -129,7 +145,16 @@ fn heavy_requests_hit_the_budget() {
     // One such game alone is judged within the request budget.
     let b = Budget::new(DEFAULT_WORK_BUDGET);
     let started = Instant::now();
-    let one = judge_pdn_text(&game, None, MAX_GAMES, ReadOptions::default(), false, &b).unwrap();
+    let one = judge_pdn_text(
+        &game,
+        None,
+        MAX_GAMES,
+        ReadOptions::default(),
+        false,
+        &mut no_tables,
+        &b,
+    )
+    .unwrap();
     eprintln!(
         "1 Frisian game: {} units, {:.3} s",
         b.used(),

@@ -11,7 +11,7 @@ use arbiter::api::pdn::{judge_pdn_text, PdnRequest};
 use arbiter::api::play::{play_moves, PlayRequest};
 use arbiter::api::{check_move_count, find_variant, parse_json_object};
 use arbiter_fuzz::{budget, pick_variant};
-use arbiter_rules::adjudication::ReadOptions;
+use arbiter_rules::adjudication::{no_tables, ReadOptions};
 use arbiter_rules::Variant;
 use libfuzzer_sys::fuzz_target;
 use serde::de::DeserializeOwned;
@@ -58,7 +58,7 @@ fn run_judge(v: &'static Variant, req: JudgeRequest) {
     if check_move_count(req.moves.len()).is_err() {
         return;
     }
-    if let Ok(answer) = judge_game(v, &req, &budget()) {
+    if let Ok(answer) = judge_game(v, &req, &mut no_tables, &budget()) {
         assert!(answer.plies + answer.moves_after_end <= req.moves.len());
         serde_json::to_vec(&answer).expect("the judge answer serializes");
     }
@@ -82,6 +82,7 @@ fn run_pdn(req: PdnRequest) {
         MAX_GAMES,
         options,
         include_pdn,
+        &mut no_tables,
         &budget(),
     ) {
         serde_json::to_vec(&answer).expect("the PDN answer serializes");

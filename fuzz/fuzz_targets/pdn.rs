@@ -12,7 +12,7 @@ use arbiter::api::pdn::{
     decode_pdn, judge_pdn_text, MAX_PLIES_PER_GAME, MAX_TAGS_PER_GAME, MAX_TOKEN_BYTES,
 };
 use arbiter_fuzz::budget;
-use arbiter_rules::adjudication::ReadOptions;
+use arbiter_rules::adjudication::{no_tables, ReadOptions};
 use arbiter_rules::notation::pdn::{parse_pdn, PdnLimits, PdnReader};
 use libfuzzer_sys::fuzz_target;
 
@@ -57,6 +57,7 @@ fuzz_target!(|data: &[u8]| {
         MAX_GAMES,
         ReadOptions::default(),
         true,
+        &mut no_tables,
         &budget(),
     ) {
         Ok(answer) => {
@@ -71,7 +72,15 @@ fuzz_target!(|data: &[u8]| {
                     continue;
                 }
                 let Ok(again) =
-                    judge_pdn_text(pdn, None, 1, ReadOptions::default(), false, &budget())
+                    judge_pdn_text(
+                    pdn,
+                    None,
+                    1,
+                    ReadOptions::default(),
+                    false,
+                    &mut no_tables,
+                    &budget(),
+                )
                 else {
                     continue;
                 };

@@ -1,5 +1,10 @@
 //! Adjudication of game records: a PDN game (or a move list) judged under its variant's
 //! rules, with the declared result checked against what the moves show.
+//!
+//! On top of the rules, a game they leave running can be adjudicated as match runners do
+//! (cutechess-cli's `-tb` and `-maxmoves`, fastchess's `-tbadjudicate`): by the endgame
+//! tables ([`Adjudication::tables`]) and at a move limit ([`Adjudication::max_plies`]). See
+//! [`adjudicate`].
 
 use crate::budget::Budget;
 use crate::budget::GenError;
@@ -8,6 +13,7 @@ use crate::notation::pdn::PdnGame;
 use crate::outcome::{Judgement, Reason, Verdict};
 use crate::position::{Color, Position};
 use crate::records::{read_record, RecordOptions, RecordWarning, WarningKind, MAX_LINES};
+use crate::tables::{supported, Material, Value};
 use crate::variant::{ResultStyle, Variant};
 
 /// Whose score a PDN result (`1-0`, `2-0`...) writes first.
@@ -60,12 +66,13 @@ impl ResultConvention {
     }
 }
 
-/// How a game record is read: the result convention and the bound on the readings of
-/// ambiguous moves tried ([`crate::records`]).
+/// How a game record is read and judged: the result convention, the bound on the readings of
+/// ambiguous moves tried ([`crate::records`]) and the adjudication on top of the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadOptions {
     pub convention: ResultConvention,
     pub max_lines: usize,
+    pub adjudication: Adjudication,
 }
 
 impl Default for ReadOptions {
@@ -73,8 +80,118 @@ impl Default for ReadOptions {
         ReadOptions {
             convention: ResultConvention::default(),
             max_lines: MAX_LINES,
+            adjudication: Adjudication::default(),
         }
     }
+}
+
+/// How a game the rules leave running is decided, as match runners adjudicate unfinished
+/// games (cutechess-cli's `-tb` and `-maxmoves`, fastchess's `-tbadjudicate`). The default
+/// adjudicates nothing: the rules alone judge.
+///
+/// The variant's rules come first, draw rules included: a game they end (by the moves, an
+/// end rule or an automatic draw rule, before the move limit) is never re-decided. The tables
+/// give game-theoretic values (best play, endless play a draw); the draw rules are the
+/// judge's, not the tables'.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Adjudication {
+    /// A game the rules leave undecided whose final position is in the endgame tables is
+    /// decided by them ([`Reason::EndgameTables`]).
+    pub tables: bool,
+    /// A move limit: a game still running at this ply is decided there, by the tables when
+    /// `tables` is set and they can, else drawn ([`Reason::MoveLimit`]); the moves after it
+    /// are not judged ([`Judgement::moves_after_end`]).
+    pub max_plies: Option<usize>,
+}
+
+/// A probe of the endgame tables: the value of a position for its side to move, `Ok(None)`
+/// when it is not in the tables, `Err` (a reason) when they cannot be probed. It may build a
+/// table, so it can take long: [`adjudicate`] charges [`PROBE_UNITS`] first.
+pub type Probe<'a> = dyn FnMut(&'static Variant, &Position) -> Result<Option<Value>, String> + 'a;
+
+/// The probe of a judge without tables: no position is in them.
+pub fn no_tables(_: &'static Variant, _: &Position) -> Result<Option<Value>, String> {
+    Ok(None)
+}
+
+/// Work units a probe of the endgame tables is charged (it may build a table on first use):
+/// more than the slice of work a service tries before moving work off its I/O threads.
+pub const PROBE_UNITS: u64 = 100_000;
+
+/// Applies `adjudication` to a judgement of `variant` (made with the move limit
+/// `adjudication.max_plies`, so that it has at most that many plies), probing the tables
+/// with `probe`. A game the rules decided, and an invalid one, are left as they are. An
+/// undecided game is decided, at its last ply:
+///
+/// - by the tables, when `adjudication.tables` is set and the final position is in them: the
+///   side to move wins, loses or draws as its value says ([`Reason::EndgameTables`], with the
+///   material and the plies to the end under best play);
+/// - else, when it reached the move limit, as a draw ([`Reason::MoveLimit`]).
+///
+/// Returns warnings: the variant has no tables (`tables-unsupported`), or the probe failed
+/// (`tables-unavailable`); the game is then judged without them. Errors only when the budget
+/// is spent (the probe is charged [`PROBE_UNITS`]).
+pub fn adjudicate(
+    variant: &'static Variant,
+    j: &mut Judgement,
+    adjudication: Adjudication,
+    probe: &mut Probe,
+    budget: &Budget,
+) -> Result<Vec<RecordWarning>, GenError> {
+    let mut warnings = Vec::new();
+    if j.verdict != Verdict::Undecided {
+        return Ok(warnings);
+    }
+    let ply = j.moves.len();
+    let at_limit = adjudication.max_plies.filter(|&n| ply >= n);
+    if adjudication.tables {
+        match supported(variant) {
+            Err(u) => warnings.push(RecordWarning::game(
+                WarningKind::TablesUnsupported,
+                variant.id(),
+                format!(
+                    "{} has no endgame tables ({}); the game is judged without them",
+                    variant.id(),
+                    u.reason
+                ),
+            )),
+            Ok(()) => {
+                budget.charge(PROBE_UNITS)?;
+                match probe(variant, &j.final_position) {
+                    Ok(Some(value)) => {
+                        let side = j.final_position.side();
+                        j.verdict = match value {
+                            Value::Win(_) => Verdict::win_for(side),
+                            Value::Loss(_) => Verdict::win_for(side.opponent()),
+                            Value::Draw => Verdict::Draw,
+                        };
+                        j.reason = Some(Reason::EndgameTables {
+                            material: Material::of(&j.final_position),
+                            plies: value.plies(),
+                            move_limit: at_limit,
+                        });
+                        j.decided_at_ply = Some(ply);
+                        return Ok(warnings);
+                    }
+                    Ok(None) => {}
+                    Err(why) => warnings.push(RecordWarning::game(
+                        WarningKind::TablesUnavailable,
+                        Material::of(&j.final_position).name(),
+                        format!(
+                            "the endgame tables could not be probed ({why}); the game is \
+                             judged without them"
+                        ),
+                    )),
+                }
+            }
+        }
+    }
+    if let Some(limit) = at_limit {
+        j.verdict = Verdict::Draw;
+        j.reason = Some(Reason::MoveLimit { limit });
+        j.decided_at_ply = Some(ply);
+    }
+    Ok(warnings)
 }
 
 /// The PDN result text of a verdict in the variant's style (`2-0` or `1-0`...), the figures in
@@ -221,6 +338,27 @@ fn reason_words(variant: &Variant, j: &Judgement) -> String {
                 rule.map(|r| format!(" ({})", r.text)).unwrap_or_default()
             )
         }
+        Some(Reason::EndgameTables {
+            material,
+            plies,
+            move_limit,
+        }) => {
+            let at = j.decided_at_ply.unwrap_or(0);
+            let stopped = move_limit
+                .map(|n| format!(", where the game stopped at the move limit of {n} plies"))
+                .unwrap_or_default();
+            let value = match (j.verdict, plies) {
+                (Verdict::Draw, _) | (_, None) => "a draw".to_string(),
+                (v, Some(n)) => format!("{} in {n} plies", verdict_words(v)),
+            };
+            format!(
+                "the endgame tables give the position after ply {at}{stopped} ({material}) as \
+                 {value} under best play"
+            )
+        }
+        Some(Reason::MoveLimit { limit }) => format!(
+            "the game was still running at the move limit of {limit} plies, adjudicated a draw"
+        ),
         None => String::new(),
     }
 }
@@ -430,14 +568,16 @@ pub struct GameReport {
     pub start: Position,
 }
 
-/// Judges one game of a PDN file: the moves read as a record ([`crate::records`]), the
-/// declared result read with `options.convention`, the work charged to `budget`. `explicit`
-/// overrides the game's own tags.
+/// Judges one game of a PDN file: the moves read as a record ([`crate::records`]), adjudicated
+/// by `options.adjudication` ([`adjudicate`], the tables probed with `probe`), the declared
+/// result read with `options.convention`, the work charged to `budget`. `explicit` overrides
+/// the game's own tags.
 pub fn judge_pdn_game(
     game: &PdnGame,
     explicit: Option<&'static Variant>,
     max_plies: usize,
     options: ReadOptions,
+    probe: &mut Probe,
     budget: &Budget,
 ) -> Result<GameReport, GameError> {
     if let Some(e) = &game.error {
@@ -465,10 +605,14 @@ pub fn judge_pdn_game(
     let record_options = RecordOptions {
         halfmoves,
         max_lines: options.max_lines,
+        max_plies: options.adjudication.max_plies,
     };
     let record =
         read_record(variant, start, &texts, record_options, budget).map_err(GameError::Gen)?;
-    let judgement = record.judgement;
+    let mut judgement = record.judgement;
+    let adjudication_warnings =
+        adjudicate(variant, &mut judgement, options.adjudication, probe, budget)
+            .map_err(GameError::Gen)?;
     let illegal_move_number = record
         .illegal_text
         .and_then(|i| game.moves.get(i))
@@ -511,6 +655,7 @@ pub fn judge_pdn_game(
         convention,
     ));
     warnings.extend(record.warnings);
+    warnings.extend(adjudication_warnings);
     Ok(GameReport {
         variant,
         judgement,
@@ -623,15 +768,48 @@ pub fn write_pdn(out: &PdnOut) -> String {
             ill.legal.join(", ")
         )));
     }
-    if let (Some(reason), Some(at)) = (j.reason, j.decided_at_ply) {
-        tokens.push(comment(&format!(
-            "game over after ply {at}: {}",
-            reason.code()
-        )));
+    match (j.reason, j.decided_at_ply) {
+        (
+            Some(
+                reason @ Reason::EndgameTables {
+                    material, plies, ..
+                },
+            ),
+            Some(at),
+        ) => {
+            let value = plies
+                .map(|n| format!(", {n} plies to the end"))
+                .unwrap_or_default();
+            tokens.push(comment(&format!(
+                "adjudicated after ply {at}: {} ({material}{value})",
+                reason.code()
+            )));
+        }
+        (Some(reason @ Reason::MoveLimit { .. }), Some(at)) => {
+            tokens.push(comment(&format!(
+                "adjudicated after ply {at}: {}",
+                reason.code()
+            )));
+        }
+        (Some(reason), Some(at)) => {
+            tokens.push(comment(&format!(
+                "game over after ply {at}: {}",
+                reason.code()
+            )));
+        }
+        _ => {}
     }
     if j.moves_after_end > 0 {
+        let when = match j.reason {
+            Some(Reason::MoveLimit { .. }) => "after the move limit",
+            Some(Reason::EndgameTables {
+                move_limit: Some(_),
+                ..
+            }) => "after the move limit",
+            _ => "after the end of the game",
+        };
         tokens.push(comment(&format!(
-            "{} more moves in the record, after the end of the game, are not judged",
+            "{} more moves in the record, {when}, are not judged",
             j.moves_after_end
         )));
     }

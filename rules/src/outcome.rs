@@ -15,6 +15,7 @@ use crate::ends::{EndCode, EndOutcome};
 use crate::moves::Move;
 use crate::notation::movetext::{DescribedMove, MoveError};
 use crate::position::{Color, Kind, Position};
+use crate::tables::Material;
 use crate::variant::Variant;
 
 /// Why a game ended.
@@ -30,9 +31,32 @@ pub enum Reason {
     End(EndCode),
     /// A draw rule of the variant.
     Draw(DrawCode),
+    /// Adjudication ([`crate::adjudication::adjudicate`]), not a rule: the rules left the
+    /// game running and the endgame tables give its final position's value under best play.
+    EndgameTables {
+        /// The material of the final position (`KKvK`).
+        material: Material,
+        /// Plies from the final position to the end of the game under best play (the winner
+        /// hurrying, the loser delaying); `None` for a draw.
+        plies: Option<u16>,
+        /// The move limit, when the game was stopped there.
+        move_limit: Option<usize>,
+    },
+    /// Adjudication, not a rule: the game was still running at the move limit, this ply, and
+    /// the endgame tables did not decide it: a draw.
+    MoveLimit { limit: usize },
 }
 
 impl Reason {
+    /// Whether the game was decided by adjudication (the tables or the move limit), not by
+    /// the rules.
+    pub fn adjudicated(self) -> bool {
+        matches!(
+            self,
+            Reason::EndgameTables { .. } | Reason::MoveLimit { .. }
+        )
+    }
+
     /// The stable reason code.
     pub fn code(self) -> &'static str {
         match self {
@@ -40,6 +64,8 @@ impl Reason {
             Reason::NoPieces => "NO_PIECES",
             Reason::End(c) => c.code(),
             Reason::Draw(c) => c.code(),
+            Reason::EndgameTables { .. } => "ENDGAME_TABLES",
+            Reason::MoveLimit { .. } => "MOVE_LIMIT",
         }
     }
 }

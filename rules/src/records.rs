@@ -91,10 +91,16 @@ pub enum WarningKind {
     MalformedMove,
     /// Anything else the PDN 3.0 grammar does not allow.
     NotInGrammar,
+    /// Adjudication by the endgame tables was asked for, but the variant has no tables
+    /// (its rules keep state the tables cannot hold): the game is judged without them.
+    TablesUnsupported,
+    /// The endgame tables could not be probed (a table could not be built or loaded): the
+    /// game is judged without them.
+    TablesUnavailable,
 }
 
 impl WarningKind {
-    pub const ALL: [WarningKind; 21] = [
+    pub const ALL: [WarningKind; 23] = [
         WarningKind::AmbiguousMoveResolved,
         WarningKind::AmbiguousMoveUnresolved,
         WarningKind::VerdictWouldDiffer,
@@ -116,6 +122,8 @@ impl WarningKind {
         WarningKind::MalformedMoveNumber,
         WarningKind::MalformedMove,
         WarningKind::NotInGrammar,
+        WarningKind::TablesUnsupported,
+        WarningKind::TablesUnavailable,
     ];
 
     /// The stable code.
@@ -142,6 +150,8 @@ impl WarningKind {
             WarningKind::MalformedMoveNumber => "malformed-move-number",
             WarningKind::MalformedMove => "malformed-move",
             WarningKind::NotInGrammar => "not-in-grammar",
+            WarningKind::TablesUnsupported => "tables-unsupported",
+            WarningKind::TablesUnavailable => "tables-unavailable",
         }
     }
 }
@@ -252,14 +262,19 @@ pub struct RecordOptions {
     pub halfmoves: u32,
     /// The bound on the readings of the whole game tried.
     pub max_lines: usize,
+    /// A move limit: the game is read up to this ply and no further, the texts after it
+    /// counted in [`Judgement::moves_after_end`] like the moves after the end of a game.
+    /// `None`: no limit.
+    pub max_plies: Option<usize>,
 }
 
 impl Default for RecordOptions {
-    /// A clock at 0 and at most [`MAX_LINES`] readings.
+    /// A clock at 0, at most [`MAX_LINES`] readings and no move limit.
     fn default() -> Self {
         RecordOptions {
             halfmoves: 0,
             max_lines: MAX_LINES,
+            max_plies: None,
         }
     }
 }
@@ -275,6 +290,7 @@ pub fn read_record<S: AsRef<str>>(
     let RecordOptions {
         halfmoves,
         max_lines,
+        max_plies,
     } = options;
     let written: Vec<&str> = texts.iter().map(|t| t.as_ref().trim()).collect();
     let rotate = !variant.algebraic()
@@ -284,6 +300,7 @@ pub fn read_record<S: AsRef<str>>(
         variant,
         start,
         halfmoves,
+        max_plies,
         texts: written.iter().map(|t| t.to_string()).collect(),
         shown: &written,
         budget,
@@ -297,6 +314,7 @@ pub fn read_record<S: AsRef<str>>(
         variant,
         start,
         halfmoves,
+        max_plies,
         texts: rotated_texts,
         shown: &written,
         budget,
@@ -460,6 +478,8 @@ struct Reader<'a> {
     start: Position,
     /// The half-move clock of the start position.
     halfmoves: u32,
+    /// The move limit: no ply is read after it.
+    max_plies: Option<usize>,
     /// The texts read (turned, for rotated algebraic squares).
     texts: Vec<String>,
     /// The texts as written.
@@ -609,7 +629,8 @@ impl Reader<'_> {
         let mut ended = end_state(v, &pos, &mut tracker, budget)?;
         let mut decided_at = ended.map(|_| 0);
         let mut i = 0;
-        while i < self.texts.len() && ended.is_none() {
+        let limit = self.max_plies.unwrap_or(usize::MAX);
+        while i < self.texts.len() && ended.is_none() && played.len() < limit {
             let ply = played.len() + 1;
             match self.step(&pos, i)? {
                 Step::Skip(mut w) => {

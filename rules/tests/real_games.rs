@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 
 use arbiter_rules::adjudication::{
-    judge_pdn_game, GameError, GameReport, ReadOptions, ResultConvention,
+    judge_pdn_game, no_tables, GameError, GameReport, ReadOptions, ResultConvention,
 };
 use arbiter_rules::notation::pdn::parse_pdn;
 use arbiter_rules::{variant, Budget, RecordWarning, Verdict, WarningKind};
@@ -87,7 +87,7 @@ fn games(name: &str, id: &str, convention: impl Fn(&str) -> ResultConvention) ->
                 file: file.clone(),
                 index,
                 has_moves: !game.moves.is_empty(),
-                report: judge_pdn_game(game, Some(v), 2000, options, &budget),
+                report: judge_pdn_game(game, Some(v), 2000, options, &mut no_tables, &budget),
             });
         }
     }

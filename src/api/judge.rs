@@ -1,18 +1,117 @@
 //! `POST /v1/variants/{variant}/judge`: judge a whole game and check a claimed result.
 
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use arbiter_rules::adjudication::{
-    check_declared_with, convention_warning, result_for_pdn, result_text, write_pdn, PdnOut,
-    ReadOptions, ResultConvention,
+    adjudicate, check_declared_with, convention_warning, result_for_pdn, result_text, write_pdn,
+    Adjudication, PdnOut, ReadOptions, ResultConvention,
 };
 use arbiter_rules::records::{read_record, RecordOptions};
-use arbiter_rules::{Budget, DrawCode, Judgement, Reason, RecordWarning, Variant, Verdict};
+use arbiter_rules::tables::Value;
+use arbiter_rules::{
+    Budget, DrawCode, Judgement, Position, Reason, RecordWarning, Variant, Verdict,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{check_move_count, find_variant, JsonBody, Side};
 use crate::engine::{Engine, Work};
 use crate::errors::{ApiError, PrecedenceRule, Problem, ProblemCode, ViolationCode};
+use crate::tables::{TableStore, TablesError};
+
+/// How a game the rules leave running is adjudicated, as match runners adjudicate
+/// unfinished games (cutechess-cli's `-tb`, fastchess's `-tbadjudicate`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = Adjudicate)]
+pub enum AdjudicateDto {
+    /// The rules alone judge (the default).
+    #[default]
+    None,
+    /// A game the rules leave undecided whose final position is in the endgame tables is
+    /// decided by them (`ENDGAME_TABLES`).
+    Tables,
+}
+
+/// The largest move limit (`max_plies`): the most plies a game may have.
+pub const MAX_PLIES_LIMIT: usize = crate::config::MAX_MOVES;
+
+/// The adjudication asked for: `adjudicate` and `max_plies` (1 to [`MAX_PLIES_LIMIT`], else
+/// 400 naming the field; `query` says whether they came in the query string).
+pub fn adjudication(
+    adjudicate: Option<AdjudicateDto>,
+    max_plies: Option<u64>,
+    query: bool,
+) -> Result<Adjudication, ApiError> {
+    let max_plies = match max_plies {
+        None => None,
+        Some(n) if (1..=MAX_PLIES_LIMIT as u64).contains(&n) => Some(n as usize),
+        Some(n) => {
+            let what = format!(
+                "`max_plies` must be a whole number from 1 to {MAX_PLIES_LIMIT} (the most plies \
+                 a game may have), not {n}"
+            );
+            let e = if query {
+                ApiError::invalid_query(what)
+            } else {
+                ApiError::invalid_body(what)
+            };
+            return Err(e.with_limit("max_plies", MAX_PLIES_LIMIT as u64));
+        }
+    };
+    Ok(Adjudication {
+        tables: adjudicate.unwrap_or_default() == AdjudicateDto::Tables,
+        max_plies,
+    })
+}
+
+/// Probes the service's endgame tables for the judgements of one request. A probe may build
+/// a table: use it inside the engine's work ([`crate::engine::Engine::run`]). A table still
+/// being computed when the store stops waiting is kept, so that the request is answered 503
+/// `endgame-building` (retry later) rather than with a judgement that would depend on what
+/// this replica has built so far; any other failure is the game's `tables-unavailable`
+/// warning.
+pub struct TableProbe<'a> {
+    store: Option<&'a TableStore>,
+    building: std::cell::RefCell<Option<(&'static Variant, TablesError)>>,
+}
+
+impl<'a> TableProbe<'a> {
+    pub fn new(store: Option<&'a TableStore>) -> TableProbe<'a> {
+        TableProbe {
+            store,
+            building: std::cell::RefCell::new(None),
+        }
+    }
+
+    /// The probe to hand to the judge (no store: no position is in the tables).
+    pub fn probe(
+        &self,
+    ) -> impl FnMut(&'static Variant, &Position) -> Result<Option<Value>, String> + '_ {
+        move |v, pos| match self.store {
+            Some(s) => s.probe(v, pos).map_err(|e| {
+                let text = e.to_string();
+                if matches!(e, TablesError::Building { .. }) {
+                    self.building.replace(Some((v, e)));
+                }
+                text
+            }),
+            None => Err("this server has no endgame tables".into()),
+        }
+    }
+
+    /// After judging: the 503 `endgame-building` problem when a table was being computed.
+    pub fn finish(&self) -> Result<(), ApiError> {
+        match (self.building.take(), self.store) {
+            (Some((v, e)), Some(store)) => Err(ApiError::tables(&e, v.id(), store.available(v))),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The service's table store, when the app has one.
+pub fn table_store(req: &HttpRequest) -> Option<web::Data<TableStore>> {
+    req.app_data::<web::Data<TableStore>>().cloned()
+}
 
 /// A result declared by the players or the tournament software (a game record's `Result`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -92,7 +191,10 @@ pub struct RecordWarningDto {
     /// Stable code: `ambiguous-move-resolved`, `ambiguous-move-unresolved`,
     /// `verdict-would-differ`, `search-bound-reached`, `incomplete-route`, `split-capture`,
     /// `text-after-move`, `not-a-move`, `algebraic-squares-rotated`, `tag-repaired`,
-    /// `unknown-moves`, `result-tag-conflict` or `result-convention`.
+    /// `unknown-moves`, `result-tag-conflict`, `result-convention`, the PDN 3.0 grammar's
+    /// codes with `strict` off, and for adjudication `tables-unsupported` (the variant has
+    /// no endgame tables) or `tables-unavailable` (the tables could not be probed); the game
+    /// is then judged without the tables.
     #[schema(example = "ambiguous-move-resolved")]
     pub code: String,
     /// The 1-based ply concerned; 0 for the game as a whole.
@@ -163,6 +265,21 @@ pub struct JudgeRequest {
     /// Also give the game as canonical PDN 3.0 text (`pdn` in the answer).
     #[schema(example = false)]
     pub include_pdn: Option<bool>,
+    /// Adjudicate a game the rules leave undecided: `tables` decides it by the endgame
+    /// tables when its final position is in them (reason `ENDGAME_TABLES`, with the material
+    /// and the plies to the end under best play); `none` (the default) leaves it undecided.
+    /// The variant's rules, draw rules included, come first: a game they end is never
+    /// re-decided. The tables give game-theoretic values; the draw rules are the judge's, not
+    /// the tables'. A variant without tables (its rules keep history the tables cannot hold,
+    /// such as Frisian's king runs) is judged without them, with the warning
+    /// `tables-unsupported`; tables that cannot be probed give `tables-unavailable`.
+    #[schema(example = "none")]
+    pub adjudicate: Option<AdjudicateDto>,
+    /// A move limit, in plies (1 to 1000): a game still running at this ply is decided there,
+    /// by the tables with `adjudicate: tables` when they can, else drawn (reason
+    /// `MOVE_LIMIT`); the moves after it are not judged (`moves_after_end`).
+    #[schema(example = json!(null), minimum = 1, maximum = 1000)]
+    pub max_plies: Option<u64>,
 }
 
 /// The judge's verdict.
@@ -170,13 +287,13 @@ pub struct JudgeRequest {
 #[serde(rename_all = "snake_case")]
 #[schema(as = Verdict)]
 pub enum VerdictDto {
-    /// The rules end the game with a White win.
+    /// The rules (or the adjudication asked for) end the game with a White win.
     WhiteWins,
-    /// The rules end the game with a Black win.
+    /// The rules (or the adjudication asked for) end the game with a Black win.
     BlackWins,
-    /// The rules end the game in a draw.
+    /// The rules (or the adjudication asked for) end the game in a draw.
     Draw,
-    /// Every move is legal but the rules do not end the game.
+    /// Every move is legal but neither the rules nor the adjudication asked for end the game.
     Undecided,
     /// A move is not legal (see `invalid_move`).
     Invalid,
@@ -194,17 +311,57 @@ impl From<Verdict> for VerdictDto {
     }
 }
 
-/// Why the rules ended the game.
+/// Why the game ended: a rule, or the adjudication asked for (`ENDGAME_TABLES`,
+/// `MOVE_LIMIT`).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[schema(as = Reason)]
 pub struct ReasonDto {
-    /// Stable code: `NO_LEGAL_MOVES`, an end rule's code (`KING_CROWNED`) or a draw rule's
-    /// (`REPETITION`, `KINGS_25`...).
+    /// Stable code: `NO_LEGAL_MOVES`, `NO_PIECES`, an end rule's code (`KING_CROWNED`) or a
+    /// draw rule's (`REPETITION`, `KINGS_25`...); adjudicated (`adjudicate`, `max_plies`):
+    /// `ENDGAME_TABLES` (the endgame tables decide the final position: `material`, `plies`)
+    /// or `MOVE_LIMIT` (a draw at the move limit: `move_limit`).
     #[schema(example = "NO_LEGAL_MOVES")]
     pub code: String,
     /// Human-readable explanation.
     #[schema(example = "black, to move, has no legal move")]
     pub description: String,
+    /// `ENDGAME_TABLES`: the material of the final position, White's pieces, `v`, Black's
+    /// (`K` king, `M` man, `P` parachutist): `KKvK`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!(null))]
+    pub material: Option<String>,
+    /// `ENDGAME_TABLES`: plies from the final position to the end of the game under best
+    /// play (the winner hurrying, the loser delaying); absent for a draw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!(null))]
+    pub plies: Option<u16>,
+    /// `MOVE_LIMIT`, and `ENDGAME_TABLES` at the move limit: the limit (`max_plies`) at which
+    /// the game was stopped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!(null))]
+    pub move_limit: Option<usize>,
+}
+
+impl ReasonDto {
+    /// The reason of a judgement of `v`.
+    pub fn of(v: &Variant, j: &Judgement, reason: Reason) -> ReasonDto {
+        let (material, plies, move_limit) = match reason {
+            Reason::EndgameTables {
+                material,
+                plies,
+                move_limit,
+            } => (Some(material.name()), plies, move_limit),
+            Reason::MoveLimit { limit } => (None, None, Some(limit)),
+            _ => (None, None, None),
+        };
+        ReasonDto {
+            code: reason.code().to_string(),
+            description: describe_reason(v, j, reason),
+            material,
+            plies,
+            move_limit,
+        }
+    }
 }
 
 /// The first move that is not legal.
@@ -276,7 +433,7 @@ pub struct JudgeResponse {
     /// `white_wins`, `black_wins`, `draw`, `undecided` or `invalid`.
     #[schema(example = "undecided")]
     pub verdict: VerdictDto,
-    /// Why the rules ended the game; null when they did not.
+    /// Why the game ended (a rule, or the adjudication asked for); null when it did not.
     pub reason: Option<ReasonDto>,
     /// The result in PDN, in the variant's style (`1-0`/`2-0`...); `*` when undecided or
     /// invalid.
@@ -285,10 +442,11 @@ pub struct JudgeResponse {
     /// Number of moves legally played.
     #[schema(example = 4)]
     pub plies: usize,
-    /// The ply after which the rules ended the game (0 = the start position itself).
+    /// The ply after which the rules (or the adjudication) ended the game (0 = the start
+    /// position itself).
     #[schema(example = json!(null))]
     pub decided_at_ply: Option<usize>,
-    /// Moves sent after the game had ended; they are not judged.
+    /// Moves sent after the game had ended, or after the move limit; they are not judged.
     #[schema(example = 0)]
     pub moves_after_end: usize,
     /// FEN of the position after the moves legally played.
@@ -369,6 +527,37 @@ pub(crate) fn describe_reason(v: &Variant, j: &Judgement, reason: Reason) -> Str
             }
         }
         Reason::Draw(code) => draw_rule_text(v, code),
+        Reason::EndgameTables {
+            material,
+            plies,
+            move_limit,
+        } => {
+            let side = j.final_position.side();
+            let value = match (j.verdict, plies) {
+                (Verdict::Draw, _) | (_, None) => "a draw".to_string(),
+                (verdict, Some(n)) => {
+                    let mover_wins = verdict == Verdict::win_for(side);
+                    format!(
+                        "a {} for {} in {n} plies",
+                        if mover_wins { "win" } else { "loss" },
+                        side.name()
+                    )
+                }
+            };
+            let stopped = move_limit
+                .map(|n| format!("the game stopped at the move limit of {n} plies; "))
+                .unwrap_or_default();
+            format!(
+                "adjudicated: {stopped}the endgame tables give the final position ({material}, \
+                 {} to move) as {value} under best play (the draw rules are the judge's, not \
+                 the tables')",
+                side.name()
+            )
+        }
+        Reason::MoveLimit { limit } => format!(
+            "adjudicated: the game was still running at the move limit of {limit} plies and \
+             the endgame tables did not decide it, so it is drawn"
+        ),
     }
 }
 
@@ -401,19 +590,40 @@ fn check_declared(
     path = "/v1/variants/{variant}/judge",
     tag = "judge",
     params(("variant" = String, Path, description = "Variant id", example = "international")),
-    request_body(content = JudgeRequest, content_type = "application/json"),
+    request_body(content(
+        (JudgeRequest = "application/json", examples(
+            ("international" = (summary = "A short international game and its declared result", value = json!({
+                "start_position": "W:W31-50:B1-20",
+                "moves": ["32-28", "19-23", "28x19", "14x23"],
+                "declared_result": "1-1"
+            }))),
+            ("tables" = (summary = "English (variant english): a game that ends in two kings against one, adjudicated by the endgame tables", value = json!({
+                "start_position": "W:WK18,K22:BK3",
+                "moves": ["22-17", "3-7", "17-13", "7-3", "18-15"],
+                "declared_result": "0-1",
+                "adjudicate": "tables"
+            }))),
+            ("move_limit" = (summary = "English (variant english): the same game stopped at a move limit of 3 plies, adjudicated there", value = json!({
+                "start_position": "W:WK18,K22:BK3",
+                "moves": ["22-17", "3-7", "17-13", "7-3", "18-15"],
+                "adjudicate": "tables",
+                "max_plies": 3
+            }))),
+        )),
+    )),
     responses(
         (status = 200, description = "The judgement (including `invalid` when a move is illegal)", body = JudgeResponse),
-        (status = 400, description = "Malformed JSON, wrong field types, unknown claimed result or invalid FEN", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Malformed JSON, wrong field types, unknown claimed result or `adjudicate` value, `max_plies` out of bounds (`field`, `limit`), or invalid FEN", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown variant", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body larger than 256 KiB", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not sent as application/json, or with a Content-Encoding other than gzip, deflate, br or zstd", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "More than 1000 moves, more engine work than the budget (`budget-exceeded`), or capture enumeration bound exceeded", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Every engine slot of the replica is busy (`overloaded`, with a `Retry-After` header; nothing was started), or the request timed out (`request-timeout`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Every engine slot of the replica is busy (`overloaded`, with a `Retry-After` header; nothing was started), the request timed out (`request-timeout`), or an endgame table the adjudication needs is being computed (`endgame-building`, with `Retry-After`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn judge(
     engine: web::Data<Engine>,
+    http: HttpRequest,
     path: web::Path<String>,
     _: web::Query<super::NoParams>,
     body: JsonBody<JudgeRequest>,
@@ -423,18 +633,28 @@ pub async fn judge(
     })?;
     let v = find_variant(&path)?;
     check_move_count(req.moves.len())?;
+    adjudication(req.adjudicate, req.max_plies, false)?;
+    let store = table_store(&http);
     let answer = engine
-        .run(Work::Request, move |b| judge_game(v, &req, b))
+        .run(Work::Request, move |b| {
+            let tables = TableProbe::new(store.as_ref().map(|s| s.get_ref()));
+            let answer = judge_game(v, &req, &mut tables.probe(), b)?;
+            tables.finish()?;
+            Ok(answer)
+        })
         .await?;
     Ok(HttpResponse::Ok().json(answer))
 }
 
-/// Judges the game of `req`, charged to `budget`: the work of the judge endpoint.
+/// Judges the game of `req`, its tables probed with `probe`, charged to `budget`: the work
+/// of the judge endpoint.
 pub fn judge_game(
     v: &'static Variant,
     req: &JudgeRequest,
+    probe: &mut arbiter_rules::adjudication::Probe,
     budget: &Budget,
 ) -> Result<JudgeResponse, ApiError> {
+    let adjudication = adjudication(req.adjudicate, req.max_plies, false)?;
     let (start, counters) = match req.start_position.as_deref() {
         None => (v.start(), None),
         Some(text) => v
@@ -445,9 +665,13 @@ pub fn judge_game(
     let options = RecordOptions {
         halfmoves: counters.map_or(0, |c| c.halfmoves),
         max_lines: ReadOptions::default().max_lines,
+        max_plies: adjudication.max_plies,
     };
-    let record =
+    let mut record =
         read_record(v, start, &req.moves, options, budget).map_err(|e| ApiError::engine(&e))?;
+    let adjudicated = adjudicate(v, &mut record.judgement, adjudication, probe, budget)
+        .map_err(|e| ApiError::engine(&e))?;
+    record.warnings.extend(adjudicated);
     let j = record.judgement;
     let claimed = req.declared_result.map(ClaimedResult::text);
     let mut warnings: Vec<RecordWarningDto> =
@@ -470,10 +694,7 @@ pub fn judge_game(
             candidates: p.candidates.clone(),
         }
     });
-    let reason = j.reason.map(|r| ReasonDto {
-        code: r.code().to_string(),
-        description: describe_reason(v, &j, r),
-    });
+    let reason = j.reason.map(|r| ReasonDto::of(v, &j, r));
     let pdn = req.include_pdn.unwrap_or(false).then(|| {
         let result = result_for_pdn(v, &j, claimed.as_deref(), convention);
         let all_warnings: Vec<arbiter_rules::RecordWarning> =

@@ -11,7 +11,7 @@ use actix_web::http::header;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use arbiter_rules::adjudication::{
-    judge_pdn_game, result_for_pdn, write_pdn, GameError, GameReport, PdnOut, ReadOptions,
+    judge_pdn_game, result_for_pdn, write_pdn, GameError, GameReport, PdnOut, Probe, ReadOptions,
 };
 use arbiter_rules::catalogue::{choose_variant, VariantChoice};
 use arbiter_rules::notation::pdn::{PdnGame, PdnLimits, PdnReader};
@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::judge::{
-    describe_reason, draw_rule_text, pdn_result, ClaimableDraw, ReasonDto, RecordWarningDto,
-    ResultConventionDto,
+    adjudication, draw_rule_text, pdn_result, table_store, AdjudicateDto, ClaimableDraw, ReasonDto,
+    RecordWarningDto, ResultConventionDto, TableProbe,
 };
 use super::judge::{Agreement, VerdictDto};
 use super::{body, find_variant, is_json};
@@ -71,6 +71,47 @@ pub struct PdnQuery {
     /// is a warning on its game and the file is read as far as it can be.
     #[param(example = false)]
     pub strict: Option<bool>,
+    /// Adjudicate the games the rules leave undecided: `tables` decides each one whose final
+    /// position is in the endgame tables (reason `ENDGAME_TABLES`); `none` (the default)
+    /// leaves them undecided. The rules, draw rules included, come first; a game of a variant
+    /// without tables is judged without them, with the warning `tables-unsupported`.
+    #[serde(default, deserialize_with = "adjudicate_param")]
+    #[param(inline, value_type = Option<AdjudicateDto>, example = "tables")]
+    pub adjudicate: Option<AdjudicateDto>,
+    /// A move limit, in plies (1 to 1000): a game still running at this ply is decided there,
+    /// by the tables with `adjudicate=tables` when they can, else drawn (reason
+    /// `MOVE_LIMIT`); the moves after it are not judged.
+    #[serde(default, deserialize_with = "max_plies_param")]
+    #[param(value_type = Option<u64>, minimum = 1, maximum = 1000)]
+    pub max_plies: Option<u64>,
+}
+
+/// `adjudicate`: `none` or `tables`, else refused naming the parameter.
+fn adjudicate_param<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<AdjudicateDto>, D::Error> {
+    let text = String::deserialize(d)?;
+    match text.as_str() {
+        "none" => Ok(Some(AdjudicateDto::None)),
+        "tables" => Ok(Some(AdjudicateDto::Tables)),
+        _ => Err(serde::de::Error::custom(format!(
+            "parameter `adjudicate` is `none` or `tables`, not '{}'",
+            crate::errors::clip(&text)
+        ))),
+    }
+}
+
+/// `max_plies`: a whole number, else refused naming the parameter (its bounds are checked
+/// with the other options).
+fn max_plies_param<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    let text = String::deserialize(d)?;
+    text.parse::<u64>().map(Some).map_err(|_| {
+        serde::de::Error::custom(format!(
+            "parameter `max_plies` must be a whole number from 1 to {}, not '{}'",
+            super::judge::MAX_PLIES_LIMIT,
+            crate::errors::clip(&text)
+        ))
+    })
 }
 
 /// The JSON form of a PDN request.
@@ -98,6 +139,13 @@ pub struct PdnRequest {
     /// it).
     #[schema(example = false)]
     pub strict: Option<bool>,
+    /// Adjudicate undecided games by the endgame tables (see the `adjudicate` query
+    /// parameter, which wins over it); `none` when omitted.
+    #[schema(example = "none")]
+    pub adjudicate: Option<AdjudicateDto>,
+    /// A move limit, in plies (see the `max_plies` query parameter, which wins over it).
+    #[schema(example = json!(null), minimum = 1, maximum = 1000)]
+    pub max_plies: Option<u64>,
 }
 
 /// Whether a game was judged.
@@ -175,17 +223,19 @@ pub struct PdnGameResult {
     /// `white_wins`, `black_wins`, `draw`, `undecided` or `invalid` (judged games only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verdict: Option<VerdictDto>,
-    /// Why the rules ended the game; null when they did not (judged games only).
+    /// Why the game ended (a rule, or the adjudication asked for); null when it did not
+    /// (judged games only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<Option<ReasonDto>>,
-    /// The ply after which the rules ended the game (0 = the start position itself).
+    /// The ply after which the rules (or the adjudication) ended the game (0 = the start
+    /// position itself).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decided_at_ply: Option<Option<usize>>,
     /// Number of moves legally played.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = 4)]
     pub plies: Option<usize>,
-    /// Moves written after the rules had ended the game; they are not judged.
+    /// Moves written after the game had ended, or after the move limit; they are not judged.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = 0)]
     pub moves_after_end: Option<usize>,
@@ -317,10 +367,7 @@ fn judged_entry(index: usize, game: &PdnGame, r: GameReport, include_pdn: bool) 
     e.outcome = GameOutcome::Judged;
     e.pdn = include_pdn.then(|| report_pdn(game, &r));
     e.verdict = Some(j.verdict.into());
-    e.reason = Some(j.reason.map(|reason| ReasonDto {
-        code: reason.code().to_string(),
-        description: describe_reason(v, j, reason),
-    }));
+    e.reason = Some(j.reason.map(|reason| ReasonDto::of(v, j, reason)));
     e.decided_at_ply = Some(j.decided_at_ply);
     e.plies = Some(j.moves.len());
     e.moves_after_end = Some(j.moves_after_end);
@@ -412,6 +459,7 @@ pub fn judge_pdn_text(
     max_games: usize,
     options: ReadOptions,
     include_pdn: bool,
+    probe: &mut Probe,
     budget: &Budget,
 ) -> Result<PdnJudgeResponse, ApiError> {
     // Reading the text is work too (it is read twice: counted, then judged game by game).
@@ -432,6 +480,7 @@ pub fn judge_pdn_text(
             explicit,
             options,
             include_pdn,
+            probe,
             budget,
         )?);
     }
@@ -475,9 +524,10 @@ pub fn judge_game(
     explicit: Option<&'static Variant>,
     options: ReadOptions,
     include_pdn: bool,
+    probe: &mut Probe,
     budget: &Budget,
 ) -> Result<PdnGameResult, ApiError> {
-    match judge_pdn_game(game, explicit, MAX_PLIES_PER_GAME, options, budget) {
+    match judge_pdn_game(game, explicit, MAX_PLIES_PER_GAME, options, probe, budget) {
         Ok(report) => Ok(judged_entry(index, game, report, include_pdn)),
         Err(GameError::Gen(e @ (GenError::Budget { .. } | GenError::Cancelled))) => {
             Err(ApiError::engine(&e))
@@ -537,21 +587,48 @@ fn is_pdn_text(essence: &str) -> bool {
         )
 }
 
+/// The members of a JSON body that the query string can also give.
+#[derive(Default)]
+struct BodySettings {
+    variant: Option<String>,
+    convention: Option<ResultConventionDto>,
+    include_pdn: Option<bool>,
+    strict: Option<bool>,
+    adjudicate: Option<AdjudicateDto>,
+    max_plies: Option<u64>,
+}
+
 /// The reading options, `include_pdn` and the variant named for every game, from the query
 /// (which wins) and the JSON body's members.
 fn judge_settings(
     query: PdnQuery,
-    body_variant: Option<String>,
-    body_convention: Option<ResultConventionDto>,
-    body_pdn: Option<bool>,
-    body_strict: Option<bool>,
+    body: BodySettings,
 ) -> Result<(ReadOptions, bool, bool, Option<&'static Variant>), ApiError> {
+    let BodySettings {
+        variant: body_variant,
+        convention: body_convention,
+        include_pdn: body_pdn,
+        strict: body_strict,
+        adjudicate,
+        max_plies,
+    } = body;
+    // Each option from the query when it has it, else from the body.
+    let from_query = adjudication(query.adjudicate, query.max_plies, true)?;
+    let from_body = adjudication(adjudicate, max_plies, false)?;
+    let adjudication = arbiter_rules::adjudication::Adjudication {
+        tables: match query.adjudicate {
+            Some(_) => from_query.tables,
+            None => from_body.tables,
+        },
+        max_plies: from_query.max_plies.or(from_body.max_plies),
+    };
     let options = ReadOptions {
         convention: query
             .result_convention
             .or(body_convention)
             .unwrap_or_default()
             .into(),
+        adjudication,
         ..ReadOptions::default()
     };
     let include_pdn = query.include_pdn.or(body_pdn).unwrap_or(false);
@@ -575,6 +652,14 @@ fn judge_settings(
 /// `Variant` tag naming a variant on the board of the GameType's variant wins over the
 /// number, which several variants share. A game that cannot be judged is an entry with
 /// `outcome: "error"`, not a failed request.
+///
+/// **Adjudication** (`adjudicate=tables`, `max_plies=N`), as match runners adjudicate
+/// unfinished games: a game the rules leave undecided whose final position is in the endgame
+/// tables is decided by them (reason `ENDGAME_TABLES`, with the `material` and the `plies` to
+/// the end under best play), and a game still running at ply N is decided there, by the
+/// tables when they can, else drawn (`MOVE_LIMIT`). The rules, draw rules included, come
+/// first; the draw rules are the judge's, not the tables'. A game of a variant without tables
+/// is judged without them, with the warning `tables-unsupported`.
 ///
 /// Bounds: the body is at most 1 MiB (413), the file at most 200 games (422
 /// `too-many-games`), a game at most 1000 plies (a per-game `too-many-moves` error). A body
@@ -609,6 +694,7 @@ fn judge_settings(
                 ("international" = (summary = "A short international game (GameType 20)", value = json!("[Event \"Club\"]\n[GameType \"20\"]\n[Result \"*\"]\n1. 32-28 19-23 2. 28x19 14x23 *\n"))),
                 ("russian" = (summary = "A Russian game (GameType 25)", value = json!("[GameType \"25\"]\n[Result \"1-0\"]\n1. c3-d4 f6-g5 2. g3-f4 g5-h4 1-0\n"))),
                 ("bad_move" = (summary = "A game with an illegal move (a capture is compulsory)", value = json!("[GameType \"20\"]\n1. 32-28 19-23 2. 28-22 *\n"))),
+                ("english_tables" = (summary = "An English game ending in two kings against one: send it with adjudicate=tables", value = json!("[GameType \"21\"]\n[FEN \"W:WK18,K22:BK3\"]\n[Result \"0-1\"]\n1... 22-17 2. 3-7 17-13 3. 7-3 18-15 0-1\n"))),
             )),
             (String = "application/x-pdn"),
             (PdnRequest = "application/json"),
@@ -619,12 +705,12 @@ fn judge_settings(
             (PdnJudgeResponse = "application/json"),
             (String = "application/x-ndjson", example = json!("{\"index\":0,\"line\":1,\"tags\":{\"GameType\":\"20\"},\"variant\":\"international\",\"outcome\":\"judged\",...}\n{\"summary\":{\"games\":1,\"judged\":1,\"errors\":0}}\n")),
         )),
-        (status = 400, description = "Empty body, malformed JSON or wrong field types", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Empty body, malformed JSON, wrong field types, an unknown `adjudicate` value or `max_plies` out of bounds (`field`, `limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown variant (the problem lists the known ids)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body larger than 1 MiB (streamed: a declared length over the stream's bound)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body neither PDN text nor JSON (streamed: not PDN text), or with a Content-Encoding other than gzip, deflate, br or zstd", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "More than 200 games (`too-many-games`; the stream has no such bound), more engine work than the budget of a file (`budget-exceeded`), or with `strict`, a file that is not PDN 3.0 (`pdn-syntax`, with `line`, `column`, `rule`, `expected`; streamed: an error entry for each such game)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Every engine slot of the replica is busy (`overloaded`, with a `Retry-After` header; nothing was started), or the request timed out (`request-timeout`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Every engine slot of the replica is busy (`overloaded`, with a `Retry-After` header; nothing was started), the request timed out (`request-timeout`), or an endgame table the adjudication needs is being computed (`endgame-building`, with `Retry-After`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 pub async fn judge_pdn(
@@ -657,7 +743,7 @@ pub async fn judge_pdn(
         }
         let query = query.into_inner();
         let (options, include_pdn, strict, explicit) =
-            judge_settings(query, None, None, None, None)?;
+            judge_settings(query, BodySettings::default())?;
         return super::pdn_stream::judge_stream(
             &req,
             engine,
@@ -668,6 +754,7 @@ pub async fn judge_pdn(
                 options,
                 include_pdn,
                 strict,
+                tables: table_store(&req),
             },
         );
     }
@@ -694,31 +781,41 @@ pub async fn judge_pdn(
             "the request body is missing; send the PDN text (text/plain) or JSON {\"pdn\": ...}",
         ));
     }
-    let (text, body_variant, body_convention, body_pdn, body_strict) = if is_json(&essence) {
+    let (text, body) = if is_json(&essence) {
         let r: PdnRequest = super::parse_json_object(&bytes)?;
         (
             r.pdn,
-            r.variant,
-            r.result_convention,
-            r.include_pdn,
-            r.strict,
+            BodySettings {
+                variant: r.variant,
+                convention: r.result_convention,
+                include_pdn: r.include_pdn,
+                strict: r.strict,
+                adjudicate: r.adjudicate,
+                max_plies: r.max_plies,
+            },
         )
     } else {
-        (decode_pdn(&bytes), None, None, None, None)
+        (decode_pdn(&bytes), BodySettings::default())
     };
-    let (options, include_pdn, strict, explicit) = judge_settings(
-        query.into_inner(),
-        body_variant,
-        body_convention,
-        body_pdn,
-        body_strict,
-    )?;
+    let (options, include_pdn, strict, explicit) = judge_settings(query.into_inner(), body)?;
+    let store = table_store(&req);
     let answer = engine
         .run(Work::PdnFile, move |b| {
             if strict {
                 check_strict(&text, b)?;
             }
-            judge_pdn_text(&text, explicit, MAX_GAMES, options, include_pdn, b)
+            let tables = TableProbe::new(store.as_ref().map(|s| s.get_ref()));
+            let answer = judge_pdn_text(
+                &text,
+                explicit,
+                MAX_GAMES,
+                options,
+                include_pdn,
+                &mut tables.probe(),
+                b,
+            )?;
+            tables.finish()?;
+            Ok(answer)
         })
         .await?;
     // Per-variant "games judged" counters for the metrics middleware.

@@ -42,6 +42,7 @@ use super::body::Coding;
 use super::pdn::{error_entry, judge_game, GameOutcome, PdnGameResult, PdnSummary, READ_LIMITS};
 use crate::engine::{Engine, Work};
 use crate::errors::{ApiError, Problem, ProblemCode};
+use crate::tables::TableStore;
 
 /// The media type of the streamed answer: newline-delimited JSON.
 pub const NDJSON: &str = "application/x-ndjson";
@@ -97,6 +98,9 @@ const READ_CHUNK: usize = 64 * 1024;
 /// Wait before asking again for an engine slot when every one is busy.
 const SLOT_RETRY: Duration = Duration::from_millis(50);
 
+/// Wait before judging a game again when a table its adjudication needs is being computed.
+const TABLE_RETRY: Duration = Duration::from_millis(500);
+
 /// The bounds of a streamed file (app data; the defaults when absent).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StreamLimits {
@@ -123,7 +127,7 @@ impl Default for StreamLimits {
 }
 
 /// How the games of a streamed file are judged.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone)]
 pub struct Settings {
     pub explicit: Option<&'static Variant>,
     pub options: ReadOptions,
@@ -131,6 +135,8 @@ pub struct Settings {
     /// Each game checked against the PDN 3.0 grammar: one it rejects is an error entry
     /// (`pdn-syntax`, its first fault in `detail`).
     pub strict: bool,
+    /// The endgame tables `options.adjudication` probes.
+    pub tables: Option<web::Data<TableStore>>,
 }
 
 /// Whether the request asks for the streamed answer: its `Accept` header names
@@ -163,7 +169,7 @@ pub fn json_refused() -> ApiError {
         format!(
             "a streamed answer (Accept: {NDJSON}) is given for a PDN file sent as text \
              (text/plain or application/x-pdn), not as JSON; pass the variant, the result \
-             convention and include_pdn as query parameters"
+             convention, include_pdn and the adjudication options as query parameters"
         ),
     )
 }
@@ -462,8 +468,20 @@ impl Judging {
         } = self.settings;
         loop {
             let g = game.clone();
+            let tables = self.settings.tables.clone();
             let run = self.engine.run(Work::Request, move |budget| {
-                judge_game(index, &g, explicit, options, include_pdn, budget)
+                let tables = super::judge::TableProbe::new(tables.as_ref().map(|s| s.get_ref()));
+                let entry = judge_game(
+                    index,
+                    &g,
+                    explicit,
+                    options,
+                    include_pdn,
+                    &mut tables.probe(),
+                    budget,
+                )?;
+                tables.finish()?;
+                Ok(entry)
             });
             match run.await {
                 Ok(entry) => return Ok(entry),
@@ -483,6 +501,11 @@ impl Judging {
                     }
                     ProblemCode::Overloaded if Instant::now() < deadline => {
                         actix_web::rt::time::sleep(SLOT_RETRY).await;
+                    }
+                    // A table the game's adjudication needs is being computed: the game is
+                    // judged again once it is (the stream's deadline bounds the wait).
+                    ProblemCode::EndgameBuilding if Instant::now() < deadline => {
+                        actix_web::rt::time::sleep(TABLE_RETRY).await;
                     }
                     ProblemCode::Overloaded => return Err(self.time_bound()),
                     _ => return Err(e),

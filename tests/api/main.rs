@@ -13,6 +13,7 @@ mod health;
 mod helpers;
 mod hostile;
 mod interop;
+mod judge_adjudicate;
 mod metrics;
 mod moves;
 mod openapi;

@@ -108,22 +108,31 @@ async fn pdn_text_examples_are_judged() {
     let mut seen = Vec::new();
     for (name, example) in examples {
         let text = example["value"].as_str().unwrap().to_string();
+        // The tables example says to send it with `adjudicate=tables`.
+        let path = if name == "english_tables" {
+            "/v1/judge/pdn?adjudicate=tables"
+        } else {
+            "/v1/judge/pdn"
+        };
         let res = app
-            .post_raw("/v1/judge/pdn", Some("text/plain"), text.into_bytes())
+            .post_raw(path, Some("text/plain"), text.into_bytes())
             .await;
         let body = ok_json(res).await;
         let game = &body["games"][0];
         assert_eq!(game["outcome"], "judged", "{name}: {game}");
-        let expected = if name == "bad_move" {
-            "invalid"
-        } else {
-            "undecided"
+        let expected = match name.as_str() {
+            "bad_move" => "invalid",
+            "english_tables" => "white_wins",
+            _ => "undecided",
         };
         assert_eq!(game["verdict"], expected, "{name}: {game}");
         seen.push(game["variant"].as_str().unwrap().to_string());
     }
     seen.sort();
-    assert_eq!(seen, ["international", "international", "russian"]);
+    assert_eq!(
+        seen,
+        ["english", "international", "international", "russian"]
+    );
 }
 
 #[tokio::test]
