@@ -345,11 +345,16 @@ fn reason_words(variant: &Variant, j: &Judgement) -> String {
         }) => {
             let at = j.decided_at_ply.unwrap_or(0);
             let stopped = move_limit
-                .map(|n| format!(", where the game stopped at the move limit of {n} plies"))
+                .map(|n| {
+                    format!(
+                        ", where the game stopped at the move limit of {}",
+                        plies_words(n)
+                    )
+                })
                 .unwrap_or_default();
             let value = match (j.verdict, plies) {
                 (Verdict::Draw, _) | (_, None) => "a draw".to_string(),
-                (v, Some(n)) => format!("{} in {n} plies", verdict_words(v)),
+                (v, Some(n)) => format!("{} in {}", verdict_words(v), plies_words(n)),
             };
             format!(
                 "the endgame tables give the position after ply {at}{stopped} ({material}) as \
@@ -357,7 +362,8 @@ fn reason_words(variant: &Variant, j: &Judgement) -> String {
             )
         }
         Some(Reason::MoveLimit { limit }) => format!(
-            "the game was still running at the move limit of {limit} plies, adjudicated a draw"
+            "the game was still running at the move limit of {}, adjudicated a draw",
+            plies_words(limit)
         ),
         None => String::new(),
     }
@@ -834,4 +840,14 @@ pub fn write_pdn(out: &PdnOut) -> String {
 /// A tag value as PDN writes it: `"` and `\` escaped.
 fn tag_value(v: &str) -> String {
     v.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// "1 ply", "2 plies".
+pub fn plies_words(n: impl std::fmt::Display) -> String {
+    let n = n.to_string();
+    if n == "1" {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
 }

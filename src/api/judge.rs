@@ -2,8 +2,8 @@
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use arbiter_rules::adjudication::{
-    adjudicate, check_declared_with, convention_warning, result_for_pdn, result_text, write_pdn,
-    Adjudication, PdnOut, ReadOptions, ResultConvention,
+    adjudicate, check_declared_with, convention_warning, plies_words, result_for_pdn, result_text,
+    write_pdn, Adjudication, PdnOut, ReadOptions, ResultConvention,
 };
 use arbiter_rules::records::{read_record, RecordOptions};
 use arbiter_rules::tables::Value;
@@ -538,14 +538,15 @@ pub(crate) fn describe_reason(v: &Variant, j: &Judgement, reason: Reason) -> Str
                 (verdict, Some(n)) => {
                     let mover_wins = verdict == Verdict::win_for(side);
                     format!(
-                        "a {} for {} in {n} plies",
+                        "a {} for {} in {}",
                         if mover_wins { "win" } else { "loss" },
-                        side.name()
+                        side.name(),
+                        plies_words(n)
                     )
                 }
             };
             let stopped = move_limit
-                .map(|n| format!("the game stopped at the move limit of {n} plies; "))
+                .map(|n| format!("the game stopped at the move limit of {}; ", plies_words(n)))
                 .unwrap_or_default();
             format!(
                 "adjudicated: {stopped}the endgame tables give the final position ({material}, \
@@ -555,8 +556,9 @@ pub(crate) fn describe_reason(v: &Variant, j: &Judgement, reason: Reason) -> Str
             )
         }
         Reason::MoveLimit { limit } => format!(
-            "adjudicated: the game was still running at the move limit of {limit} plies and \
-             the endgame tables did not decide it, so it is drawn"
+            "adjudicated: the game was still running at the move limit of {} and the \
+             endgame tables did not decide it, so it is drawn",
+            plies_words(limit)
         ),
     }
 }
@@ -597,17 +599,17 @@ fn check_declared(
                 "moves": ["32-28", "19-23", "28x19", "14x23"],
                 "declared_result": "1-1"
             }))),
-            ("tables" = (summary = "English (variant english): a game that ends in two kings against one, adjudicated by the endgame tables", value = json!({
-                "start_position": "W:WK18,K22:BK3",
-                "moves": ["22-17", "3-7", "17-13", "7-3", "18-15"],
-                "declared_result": "0-1",
+            ("tables" = (summary = "A game that ends in a king against two men, adjudicated by the endgame tables", value = json!({
+                "start_position": "W:WK48:B7,8",
+                "moves": ["48-30", "8-12"],
+                "declared_result": "2-0",
                 "adjudicate": "tables"
             }))),
-            ("move_limit" = (summary = "English (variant english): the same game stopped at a move limit of 3 plies, adjudicated there", value = json!({
-                "start_position": "W:WK18,K22:BK3",
-                "moves": ["22-17", "3-7", "17-13", "7-3", "18-15"],
+            ("move_limit" = (summary = "The same game stopped at a move limit of 1 ply, adjudicated there", value = json!({
+                "start_position": "W:WK48:B7,8",
+                "moves": ["48-30", "8-12"],
                 "adjudicate": "tables",
-                "max_plies": 3
+                "max_plies": 1
             }))),
         )),
     )),
