@@ -71,8 +71,7 @@ fuzz_target!(|data: &[u8]| {
                 if serde_json::to_value(verdict).unwrap() == "invalid" {
                     continue;
                 }
-                let Ok(again) =
-                    judge_pdn_text(
+                let Ok(again) = judge_pdn_text(
                     pdn,
                     None,
                     1,
@@ -80,8 +79,7 @@ fuzz_target!(|data: &[u8]| {
                     false,
                     &mut no_tables,
                     &budget(),
-                )
-                else {
+                ) else {
                     continue;
                 };
                 let a = &again.games[0];
