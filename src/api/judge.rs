@@ -279,6 +279,7 @@ pub struct JudgeRequest {
     /// by the tables with `adjudicate: tables` when they can, else drawn (reason
     /// `MOVE_LIMIT`); the moves after it are not judged (`moves_after_end`).
     #[schema(example = json!(null), minimum = 1, maximum = 1000)]
+    #[serde(default, deserialize_with = "whole_number")]
     pub max_plies: Option<u64>,
 }
 
@@ -746,4 +747,22 @@ pub fn judge_game(
         pdn,
     };
     Ok(answer)
+}
+
+/// An optional whole number, also when written with a zero fraction (`55.0`), as JSON Schema's
+/// `integer` allows.
+pub fn whole_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    use serde::Deserialize;
+    let Some(n) = Option::<serde_json::Number>::deserialize(d)? else {
+        return Ok(None);
+    };
+    if let Some(u) = n.as_u64() {
+        return Ok(Some(u));
+    }
+    match n.as_f64() {
+        Some(f) if f.fract() == 0.0 && (0.0..=1e15).contains(&f) => Ok(Some(f as u64)),
+        _ => Err(serde::de::Error::custom(format!(
+            "invalid value {n}, expected a whole number"
+        ))),
+    }
 }

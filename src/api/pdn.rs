@@ -145,6 +145,7 @@ pub struct PdnRequest {
     pub adjudicate: Option<AdjudicateDto>,
     /// A move limit, in plies (see the `max_plies` query parameter, which wins over it).
     #[schema(example = json!(null), minimum = 1, maximum = 1000)]
+    #[serde(default, deserialize_with = "super::judge::whole_number")]
     pub max_plies: Option<u64>,
 }
 
