@@ -140,8 +140,8 @@ impl Metrics {
             )
             .expect("valid metric"),
         );
-        registered(&registry, EngineCollector::new(engine));
-        registered(&registry, TablesCollector::new(tables));
+        registered(&registry, Scraped::new(engine, EngineMetrics::metrics));
+        registered(&registry, Scraped::new(tables, TablesMetrics::metrics));
         #[cfg(target_os = "linux")]
         registry
             .register(Box::new(
@@ -201,23 +201,56 @@ impl Metrics {
     }
 }
 
-/// The engine pool's gauges and counters, read from the engine at each scrape.
-#[derive(Clone)]
-struct EngineCollector {
-    engine: web::Data<Engine>,
+/// Metrics read from a shared source at each scrape (the engine pool, the table store): one
+/// collector for every such source, given the function that reads it.
+struct Scraped<T: 'static> {
+    source: web::Data<T>,
+    read: fn(&T) -> Vec<Box<dyn Collector>>,
     descs: Vec<Desc>,
 }
 
-impl EngineCollector {
-    fn new(engine: web::Data<Engine>) -> EngineCollector {
-        let descs = Self::metrics(&engine)
+impl<T: 'static> Scraped<T> {
+    fn new(source: web::Data<T>, read: fn(&T) -> Vec<Box<dyn Collector>>) -> Scraped<T> {
+        let descs = read(&source)
             .iter()
             .flat_map(|m| m.desc().into_iter().cloned())
             .collect();
-        EngineCollector { engine, descs }
+        Scraped {
+            source,
+            read,
+            descs,
+        }
+    }
+}
+
+// Not derived: the source is shared, so `T` itself need not be `Clone`.
+impl<T: 'static> Clone for Scraped<T> {
+    fn clone(&self) -> Self {
+        Scraped {
+            source: self.source.clone(),
+            read: self.read,
+            descs: self.descs.clone(),
+        }
+    }
+}
+
+impl<T: Send + Sync + 'static> Collector for Scraped<T> {
+    fn desc(&self) -> Vec<&Desc> {
+        self.descs.iter().collect()
     }
 
-    /// The metrics with the engine's values now.
+    fn collect(&self) -> Vec<MetricFamily> {
+        (self.read)(&self.source)
+            .iter()
+            .flat_map(|m| m.collect())
+            .collect()
+    }
+}
+
+/// The engine pool's gauges and counters, with the engine's values now.
+struct EngineMetrics;
+
+impl EngineMetrics {
     fn metrics(engine: &Engine) -> Vec<Box<dyn Collector>> {
         use std::sync::atomic::Ordering::Relaxed;
         let s = engine.stats();
@@ -273,36 +306,10 @@ impl EngineCollector {
     }
 }
 
-impl Collector for EngineCollector {
-    fn desc(&self) -> Vec<&Desc> {
-        self.descs.iter().collect()
-    }
+/// The endgame tables' gauges and counters, with the store's values now.
+struct TablesMetrics;
 
-    fn collect(&self) -> Vec<MetricFamily> {
-        Self::metrics(&self.engine)
-            .iter()
-            .flat_map(|m| m.collect())
-            .collect()
-    }
-}
-
-/// The endgame tables' gauges and counters, read from the store at each scrape.
-#[derive(Clone)]
-struct TablesCollector {
-    tables: web::Data<TableStore>,
-    descs: Vec<Desc>,
-}
-
-impl TablesCollector {
-    fn new(tables: web::Data<TableStore>) -> TablesCollector {
-        let descs = Self::metrics(&tables)
-            .iter()
-            .flat_map(|m| m.desc().into_iter().cloned())
-            .collect();
-        TablesCollector { tables, descs }
-    }
-
-    /// The metrics with the store's values now.
+impl TablesMetrics {
     fn metrics(tables: &TableStore) -> Vec<Box<dyn Collector>> {
         use std::sync::atomic::Ordering::Relaxed;
         let s = tables.stats();
@@ -358,19 +365,6 @@ impl TablesCollector {
                 s.evictions.load(Relaxed),
             ),
         ]
-    }
-}
-
-impl Collector for TablesCollector {
-    fn desc(&self) -> Vec<&Desc> {
-        self.descs.iter().collect()
-    }
-
-    fn collect(&self) -> Vec<MetricFamily> {
-        Self::metrics(&self.tables)
-            .iter()
-            .flat_map(|m| m.collect())
-            .collect()
     }
 }
 
