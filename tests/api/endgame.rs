@@ -169,15 +169,21 @@ async fn more_pieces_than_the_tables_is_a_problem_naming_them() {
     assert_eq!(body["tables"]["prebuilt"], Value::Array(vec![]), "{body}");
 }
 
+/// An app on one worker with these table settings.
+async fn app_with_tables(tables: TablesConfig) -> TestApp {
+    spawn_app_with(Config {
+        workers: Some(1),
+        tables,
+        ..Config::new("127.0.0.1:0")
+    })
+    .await
+}
+
 #[tokio::test]
 async fn no_built_in_tables_when_disabled() {
-    let app = spawn_app_with(Config {
-        workers: Some(1),
-        tables: TablesConfig {
-            builtin_pieces: 0,
-            ..TablesConfig::default()
-        },
-        ..Config::new("127.0.0.1:0")
+    let app = app_with_tables(TablesConfig {
+        builtin_pieces: 0,
+        ..TablesConfig::default()
     })
     .await;
     let body = problem(
@@ -192,13 +198,9 @@ async fn no_built_in_tables_when_disabled() {
 
 #[tokio::test]
 async fn a_table_being_built_is_503_with_retry_after() {
-    let app = spawn_app_with(Config {
-        workers: Some(1),
-        tables: TablesConfig {
-            build_wait: Duration::ZERO,
-            ..TablesConfig::default()
-        },
-        ..Config::new("127.0.0.1:0")
+    let app = app_with_tables(TablesConfig {
+        build_wait: Duration::ZERO,
+        ..TablesConfig::default()
     })
     .await;
     let res = endgame(&app, "english", KKVK_BLACK).await;
@@ -418,14 +420,10 @@ async fn prebuilt_tables_are_served_and_corrupt_files_refused() {
     std::fs::write(&kmvk, data).unwrap();
     // A file of another variant's rules under this variant's name is refused as well.
     std::fs::copy(dir.join("english-KvK.arbtb"), dir.join("russian-KvK.arbtb")).unwrap();
-    let app = spawn_app_with(Config {
-        workers: Some(1),
-        tables: TablesConfig {
-            dir: Some(dir.clone()),
-            builtin_pieces: 0,
-            ..TablesConfig::default()
-        },
-        ..Config::new("127.0.0.1:0")
+    let app = app_with_tables(TablesConfig {
+        dir: Some(dir.clone()),
+        builtin_pieces: 0,
+        ..TablesConfig::default()
     })
     .await;
     // Served from the files, with nothing computed here.
@@ -477,13 +475,9 @@ async fn a_missing_tables_directory_stops_the_server() {
 #[tokio::test]
 async fn the_cache_drops_the_variant_used_least_recently() {
     // A bound smaller than any table: each build drops the other variant's tables.
-    let app = spawn_app_with(Config {
-        workers: Some(1),
-        tables: TablesConfig {
-            cache_bytes: 1,
-            ..TablesConfig::default()
-        },
-        ..Config::new("127.0.0.1:0")
+    let app = app_with_tables(TablesConfig {
+        cache_bytes: 1,
+        ..TablesConfig::default()
     })
     .await;
     ok_json(endgame(&app, "english", KKVK_BLACK).await).await;
