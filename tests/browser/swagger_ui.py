@@ -103,7 +103,7 @@ def expect_judge(text):
     assert "agreement" in body
 
 
-def expect_pdn(variant, verdict=None):
+def expect_pdn(variant, verdict=None, reason=None):
     def f(text):
         body = json.loads(text)
         games = body["games"]
@@ -111,6 +111,8 @@ def expect_pdn(variant, verdict=None):
         assert games[0]["variant"] == variant, games[0]["variant"]
         if verdict:
             assert games[0]["verdict"] == verdict, games[0]["verdict"]
+        if reason:
+            assert games[0]["reason"]["code"] == reason, games[0]["reason"]
 
     return f
 
@@ -169,6 +171,7 @@ def main():
                 "international": expect_pdn("international"),
                 "russian": expect_pdn("russian"),
                 "bad_move": expect_pdn("international", "invalid"),
+                "english_tables": expect_pdn("english", "white_wins", "ENDGAME_TABLES"),
             }
             for name in names:
                 check(name in wanted, f"the PDN example {name} is known to this test")
