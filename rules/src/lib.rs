@@ -68,7 +68,7 @@ pub use outcome::{
 pub use perft::{
     count_leaves, divide, divide_with, perft, perft_general, perft_keep, Routes, Split,
 };
-pub use position::{Color, Kind, Position, Setup};
+pub use position::{Color, Kind, KindInfo, Position, Setup, KIND_TABLE};
 pub use records::{read_record, Record, RecordOptions, RecordWarning, WarningKind};
 pub use rules::{OpeningRemoval, Rules};
 pub use variant::{BoardShape, GraphBoard, PositionError, ResultStyle, Spec, Variant};

@@ -42,9 +42,10 @@ impl Color {
 }
 
 /// Number of piece kinds.
-pub const KINDS: usize = 3;
+pub const KINDS: usize = 4;
 
-/// A kind of piece. What each kind may do is data in the variant's [`Rules`](crate::Rules).
+/// A kind of piece. What each kind may do is data in the variant's [`Rules`](crate::Rules);
+/// how it is named, written and drawn is its row of [`KIND_TABLE`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
     Man = 0,
@@ -52,17 +53,70 @@ pub enum Kind {
     /// A parachutist (Parachute checkers): captures once from the enemy's back row, then
     /// becomes a man.
     Parachutist = 2,
+    /// A knight (the Camelot family): moves like a man, and may also charge (canters, then
+    /// jumps, in one move).
+    Knight = 3,
 }
 
+/// How a kind of piece is named, written and drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KindInfo {
+    /// Its name in the API (`"man"`, `"king"`, ...).
+    pub name: &'static str,
+    /// The letter before its square in a FEN list and in a material name (`K` in `K33`);
+    /// `None` for the plain man, written without one.
+    pub prefix: Option<u8>,
+    /// The letter drawn on it in a diagram, where it has one.
+    pub mark: Option<char>,
+}
+
+/// Every kind's row, indexed by `Kind as usize`.
+pub const KIND_TABLE: [KindInfo; KINDS] = [
+    KindInfo {
+        name: "man",
+        prefix: None,
+        mark: None,
+    },
+    KindInfo {
+        name: "king",
+        prefix: Some(b'K'),
+        mark: None,
+    },
+    KindInfo {
+        name: "parachutist",
+        prefix: Some(b'P'),
+        mark: Some('P'),
+    },
+    KindInfo {
+        name: "knight",
+        prefix: Some(b'N'),
+        mark: Some('N'),
+    },
+];
+
 impl Kind {
-    pub const ALL: [Kind; KINDS] = [Kind::Man, Kind::King, Kind::Parachutist];
+    pub const ALL: [Kind; KINDS] = [Kind::Man, Kind::King, Kind::Parachutist, Kind::Knight];
+
+    /// This kind's row of [`KIND_TABLE`].
+    #[inline(always)]
+    pub fn info(self) -> &'static KindInfo {
+        &KIND_TABLE[self as usize]
+    }
 
     pub fn name(self) -> &'static str {
-        match self {
-            Kind::Man => "man",
-            Kind::King => "king",
-            Kind::Parachutist => "parachutist",
-        }
+        self.info().name
+    }
+
+    /// The FEN prefix letter (`None` for the man).
+    #[inline(always)]
+    pub fn prefix(self) -> Option<u8> {
+        self.info().prefix
+    }
+
+    /// The kind written with the FEN prefix `letter`.
+    #[inline]
+    pub fn of_prefix(letter: u8) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.prefix() == Some(letter))
     }
 }
 
@@ -90,7 +144,12 @@ pub struct Setup {
 /// A checked position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
-    pub(crate) pieces: [[Bits; KINDS]; 2],
+    /// Every piece of each side.
+    pub(crate) sides: [Bits; 2],
+    /// The pieces of each kind, both sides together. A side's pieces of one kind are one
+    /// intersection; a side's pieces, one read; and a fourth kind costs one set, not two (the
+    /// position is copied for every move played).
+    pub(crate) kinds: [Bits; KINDS],
     pub(crate) side: Color,
     pub(crate) king_run: [KingRun; 2],
     /// Stones each side still holds in hand (drop games; 0 elsewhere).
@@ -105,8 +164,17 @@ impl Position {
     /// no stones in hand, no last moves. Unchecked: [`Variant::position`](crate::Variant::position)
     /// checks what it is given first.
     pub(crate) fn of_pieces(side: Color, pieces: [[Bits; KINDS]; 2]) -> Position {
+        let mut sides = [Bits::EMPTY; 2];
+        let mut kinds = [Bits::EMPTY; KINDS];
+        for (c, sets) in pieces.iter().enumerate() {
+            for (k, set) in sets.iter().enumerate() {
+                sides[c] = sides[c].union(*set);
+                kinds[k] = kinds[k].union(*set);
+            }
+        }
         Position {
-            pieces,
+            sides,
+            kinds,
             side,
             king_run: [KingRun::default(); 2],
             hand: [0; 2],
@@ -122,21 +190,49 @@ impl Position {
     /// The cells holding pieces of `color` and `kind`.
     #[inline(always)]
     pub fn pieces(&self, color: Color, kind: Kind) -> Bits {
-        self.pieces[color as usize][kind as usize]
+        self.sides[color as usize].intersect(self.kinds[kind as usize])
+    }
+
+    /// Whether a piece of `kind` stands on the board, on either side.
+    #[inline(always)]
+    pub(crate) fn has_kind(&self, kind: Kind) -> bool {
+        !self.kinds[kind as usize].is_empty()
     }
 
     /// All cells holding pieces of `color`.
     #[inline(always)]
     pub fn side_pieces(&self, color: Color) -> Bits {
-        let p = &self.pieces[color as usize];
-        p[0].union(p[1]).union(p[2])
+        self.sides[color as usize]
     }
 
     /// All occupied cells.
     #[inline(always)]
     pub fn occupied(&self) -> Bits {
-        self.side_pieces(Color::White)
-            .union(self.side_pieces(Color::Black))
+        self.sides[0].union(self.sides[1])
+    }
+
+    /// Puts a piece of `color` and `kind` on the empty `cell`.
+    #[inline(always)]
+    pub(crate) fn put(&mut self, color: Color, kind: Kind, cell: usize) {
+        self.sides[color as usize].insert(cell);
+        self.kinds[kind as usize].insert(cell);
+    }
+
+    /// Takes the piece of `color` and `kind` off `cell`.
+    #[inline(always)]
+    pub(crate) fn take(&mut self, color: Color, kind: Kind, cell: usize) {
+        self.sides[color as usize].remove(cell);
+        self.kinds[kind as usize].remove(cell);
+    }
+
+    /// Takes every piece of `color` on `cells` off the board.
+    #[inline(always)]
+    pub(crate) fn take_all(&mut self, color: Color, cells: Bits) {
+        let gone = self.sides[color as usize].intersect(cells);
+        self.sides[color as usize] = self.sides[color as usize].minus(gone);
+        for set in &mut self.kinds {
+            *set = set.minus(gone);
+        }
     }
 
     /// The piece on `cell`, if any.

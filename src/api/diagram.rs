@@ -373,8 +373,8 @@ impl Drawing<'_> {
         s.push_str("</g>");
     }
 
-    /// One `<g class="piece ...">` per piece, with a ring for a king and a `P` for a
-    /// parachutist.
+    /// One `<g class="piece ...">` per piece, with rings for a king and its kind's letter for
+    /// a kind that has one (`P` for a parachutist, `N` for a knight).
     fn pieces(&self, s: &mut String) {
         s.push_str("<g class=\"pieces\">");
         let r = CELL * 0.38;
@@ -390,26 +390,22 @@ impl Drawing<'_> {
                         kind.name(),
                         esc(&self.v.square_name(cell))
                     );
-                    match kind {
-                        Kind::Man => {}
-                        Kind::King => {
-                            let _ = write!(
-                                s,
-                                "<circle class=\"mark\" cx=\"{x}\" cy=\"{y}\" r=\"{}\"/>\
-                                 <circle class=\"mark\" cx=\"{x}\" cy=\"{y}\" r=\"{}\"/>",
-                                r * 0.62,
-                                r * 0.3
-                            );
-                        }
-                        Kind::Parachutist => {
-                            let _ = write!(
-                                s,
-                                "<text class=\"mark\" x=\"{x}\" y=\"{}\" \
-                                 text-anchor=\"middle\" font-size=\"{}\">P</text>",
-                                y + r * 0.4,
-                                r
-                            );
-                        }
+                    if kind == Kind::King {
+                        let _ = write!(
+                            s,
+                            "<circle class=\"mark\" cx=\"{x}\" cy=\"{y}\" r=\"{}\"/>\
+                             <circle class=\"mark\" cx=\"{x}\" cy=\"{y}\" r=\"{}\"/>",
+                            r * 0.62,
+                            r * 0.3
+                        );
+                    } else if let Some(mark) = kind.info().mark {
+                        let _ = write!(
+                            s,
+                            "<text class=\"mark\" x=\"{x}\" y=\"{}\" \
+                             text-anchor=\"middle\" font-size=\"{}\">{mark}</text>",
+                            y + r * 0.4,
+                            r
+                        );
                     }
                     s.push_str("</g>");
                 }

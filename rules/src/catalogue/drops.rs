@@ -67,7 +67,12 @@ fn hageby_board() -> GraphBoard {
 /// stones removed at once, free choice among captures, the goal point `goal`.
 fn rules(stones: u8, dirs: DirSet, goal: &'static str) -> Rules {
     Rules {
-        pieces: [stone(dirs), PieceRules::ABSENT, PieceRules::ABSENT],
+        pieces: [
+            stone(dirs),
+            PieceRules::ABSENT,
+            PieceRules::ABSENT,
+            PieceRules::ABSENT,
+        ],
         removal: Removal::Immediate,
         mid_capture_promotion: MidCapturePromotion::Pass,
         precedence: vec![],

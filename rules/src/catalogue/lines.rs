@@ -76,6 +76,7 @@ pub(super) fn specs() -> Vec<Spec> {
             stone(forward_and_sideways, DirSet::ALL, 1),
             PieceRules::ABSENT,
             PieceRules::ABSENT,
+            PieceRules::ABSENT,
         ],
         removal: Removal::Immediate,
         mid_capture_promotion: MidCapturePromotion::Pass,
@@ -102,6 +103,7 @@ pub(super) fn specs() -> Vec<Spec> {
             stone(forward_and_sideways, DirSet::ALL, 0),
             PieceRules::ABSENT,
             PieceRules::ABSENT,
+            PieceRules::ABSENT,
         ],
         first_jump_along_moves: true,
         no_return: true,
@@ -120,6 +122,7 @@ pub(super) fn specs() -> Vec<Spec> {
     let seth = Rules {
         pieces: [
             stone(DirSet::ALL, DirSet::ALL, 0),
+            PieceRules::ABSENT,
             PieceRules::ABSENT,
             PieceRules::ABSENT,
         ],

@@ -76,7 +76,7 @@ fn diagonal(
         halt_behind_last_king: false,
     };
     Rules {
-        pieces: [man, king, PieceRules::ABSENT],
+        pieces: [man, king, PieceRules::ABSENT, PieceRules::ABSENT],
         removal,
         mid_capture_promotion,
         precedence,

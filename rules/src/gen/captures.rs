@@ -190,7 +190,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         let me: Color = pos.side();
         let all = self.occupied;
         for kind in Kind::ALL {
-            if self.rules.piece(kind).captures[self.color].is_empty() {
+            if !pos.has_kind(kind) || self.rules.piece(kind).captures[self.color].is_empty() {
                 continue;
             }
             let pr = *self.rules.piece(kind);

@@ -40,6 +40,9 @@ fn quiet_moves_of<const RARE: bool>(
         && run.count >= rules.king_quiet_limit
         && !pos.pieces(me, Kind::Man).is_empty();
     for kind in Kind::ALL {
+        if !pos.has_kind(kind) {
+            continue;
+        }
         let pr = rules.piece(kind);
         let dirs = pr.moves[c];
         if dirs.is_empty() {

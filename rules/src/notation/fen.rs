@@ -207,9 +207,10 @@ impl Variant {
             for token in list.split(|&b| b == b',') {
                 let (kind, squares) = match token.split_first() {
                     None => continue,
-                    Some((b'K', rest)) => (Kind::King, rest),
-                    Some((b'P', rest)) => (Kind::Parachutist, rest),
-                    Some(_) => (Kind::Man, token),
+                    Some((&c, rest)) => match Kind::of_prefix(c) {
+                        Some(kind) => (kind, rest),
+                        None => (Kind::Man, token),
+                    },
                 };
                 let (first, last) = match squares.iter().position(|&b| b == b'-') {
                     Some(dash) => (
@@ -345,10 +346,9 @@ impl Variant {
                 if t.is_empty() {
                     continue;
                 }
-                let (kind, sq) = match t.as_bytes()[0] {
-                    b'K' => (Kind::King, &t[1..]),
-                    b'P' => (Kind::Parachutist, &t[1..]),
-                    _ => (Kind::Man, t),
+                let (kind, sq) = match Kind::of_prefix(t.as_bytes()[0]) {
+                    Some(kind) => (kind, &t[1..]),
+                    None => (Kind::Man, t),
                 };
                 if let Some((a, b)) = sq.split_once('-') {
                     let bad = || FenError {
@@ -441,7 +441,7 @@ impl Variant {
     }
 
     /// One side's list of a FEN: `:W31,32,K33` (`:` and the side's letter, then its pieces in
-    /// FEN order, kings with `K`, the third kind with `P`).
+    /// FEN order, each kind with its prefix letter: `K` for a king).
     fn fen_side_into(&self, pos: &Position, color: Color, out: &mut Vec<u8>) {
         // A buffer for the side's pieces (cleared before use): a small one for the usual
         // count, one for every cell of the largest board otherwise.
@@ -467,13 +467,14 @@ impl Variant {
         // byte 2 on as a fixed-width block (the padding is overwritten or left off); the
         // first entry's comma then gives way to the side's letter.
         let mut buf = [0u8; N];
-        let [men, kings, paras] = Kind::ALL.map(|k| pos.pieces(color, k));
-        let all = men.union(kings).union(paras);
+        let men = pos.pieces(color, Kind::Man);
+        let kings = pos.pieces(color, Kind::King);
+        let all = pos.side_pieces(color);
         let mut n = 2;
         // The pieces in FEN order: the order's runs of consecutive cells, each a shift and a
         // mask of one word of the set, then its set bits (not a test of every cell).
         let words = all.words();
-        let crowned = kings.union(paras).words();
+        let crowned = all.minus(men).words();
         for &(first, len) in self.fen_runs() {
             let first = usize::from(first);
             let (word, shift) = (first >> 6, first & 63);
@@ -493,9 +494,17 @@ impl Variant {
                     buf[n..n + FEN_ENTRY_BYTES].copy_from_slice(&entry);
                     n += len as usize;
                 } else {
-                    // A king or the third kind: its letter between the comma and the name.
+                    // A kind with a prefix: its letter between the comma and the name.
                     buf[n] = b',';
-                    buf[n + 1] = if kings.contains(c) { b'K' } else { b'P' };
+                    buf[n + 1] = if kings.contains(c) {
+                        b'K'
+                    } else {
+                        Kind::ALL[2..]
+                            .iter()
+                            .find(|&&k| pos.pieces(color, k).contains(c))
+                            .and_then(|k| k.prefix())
+                            .unwrap_or(b'K')
+                    };
                     buf[n + 2..n + 1 + FEN_ENTRY_BYTES].copy_from_slice(&entry[1..]);
                     n += 1 + len as usize;
                 }

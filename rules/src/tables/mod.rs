@@ -46,6 +46,7 @@ const LETTERS: [(Kind, char); KINDS] = [
     (Kind::King, 'K'),
     (Kind::Man, 'M'),
     (Kind::Parachutist, 'P'),
+    (Kind::Knight, 'N'),
 ];
 
 impl Material {

@@ -681,7 +681,7 @@ impl Variant {
             if kind == Kind::Man && self.promotion(color).contains(cell) {
                 return Err(PositionError::ManOnPromotionSquare { square: square() });
             }
-            p.pieces[color as usize][kind as usize].insert(cell);
+            p.put(color, kind, cell);
         }
         Ok(p)
     }
@@ -722,21 +722,19 @@ impl Variant {
         if m.from == m.to && (m.is_drop() || m.is_removal() || m.is_pass()) {
             if m.is_pass() {
             } else if m.is_drop() {
-                p.pieces[me][Kind::Man as usize].insert(m.to as usize);
+                p.put(pos.side, Kind::Man, m.to as usize);
                 p.hand[me] -= 1;
             } else {
-                p.pieces[me][m.piece as usize].remove(m.from as usize);
+                p.take(pos.side, m.piece, m.from as usize);
             }
             p.king_run = [KingRun::default(); 2];
             p.side = pos.side.opponent();
             return p;
         }
-        p.pieces[me][m.piece as usize].remove(m.from as usize);
-        p.pieces[me][m.becomes as usize].insert(m.to as usize);
+        p.take(pos.side, m.piece, m.from as usize);
+        p.put(pos.side, m.becomes, m.to as usize);
         if m.is_capture() {
-            for k in 0..p.pieces[them].len() {
-                p.pieces[them][k] = p.pieces[them][k].minus(m.captured);
-            }
+            p.take_all(pos.side.opponent(), m.captured);
         }
         if self.spec.rules.no_return {
             p.last[me] = [m.from, m.to];
@@ -749,7 +747,7 @@ impl Variant {
         }
         if self.spec.rules.king_quiet_limit != 0 {
             let limit = self.spec.rules.king_quiet_limit;
-            let has_men = !p.pieces[me][Kind::Man as usize].is_empty();
+            let has_men = !p.pieces(pos.side, Kind::Man).is_empty();
             let run = &mut p.king_run[me];
             if m.piece == Kind::King && !m.is_capture() && has_men {
                 if run.count > 0 && run.cell == m.from {

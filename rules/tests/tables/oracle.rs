@@ -24,7 +24,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use arbiter_rules::{status, Budget, Color, Kind, Position, Setup, Status, Variant};
 
 /// Pieces by colour and kind: `counts[color][kind]`, as in the engine's materials.
-pub type Counts = [[u8; 3]; 2];
+pub type Counts = [[u8; Kind::ALL.len()]; 2];
 
 /// A value for the side to move, in plies, as the oracle computes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,7 +36,7 @@ pub enum Val {
 
 /// The material of a position.
 pub fn counts_of(pos: &Position) -> Counts {
-    let mut c = [[0u8; 3]; 2];
+    let mut c = [[0u8; Kind::ALL.len()]; 2];
     for color in Color::BOTH {
         for kind in Kind::ALL {
             c[color as usize][kind as usize] = pos.count(color, kind) as u8;
