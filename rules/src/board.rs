@@ -176,6 +176,10 @@ pub enum Squares {
     LightA1,
     /// Every square.
     All,
+    /// The squares of each rank from a first to a last file: `ranks[y] = (first, last)`,
+    /// files counted from 0 (a square board with its corners cut, like the Camelot boards).
+    /// Neighbours are adjacent, as on a full board.
+    Ranks(&'static [(u8, u8)]),
 }
 
 /// Where square 1 lies, as seen by White, for numeric square names. Numbering always runs
@@ -227,8 +231,12 @@ impl Board {
             Squares::DarkA1 => (x + y) % 2 == 0,
             Squares::LightA1 => (x + y) % 2 == 1,
             Squares::All => true,
+            Squares::Ranks(ranks) => ranks
+                .get(y as usize)
+                .is_some_and(|&(first, last)| (first as i32..=last as i32).contains(&x)),
         };
-        let ortho = if squares == Squares::All { 1 } else { 2 };
+        let adjacent = matches!(squares, Squares::All | Squares::Ranks(_));
+        let ortho = if adjacent { 1 } else { 2 };
         let (w, h) = (width as i32, height as i32);
         // Padded ids: three ghost columns on checkered boards (so that a two-column orthogonal
         // step off the edge lands on a ghost), one on full boards.
@@ -236,10 +244,10 @@ impl Board {
             match squares {
                 Squares::DarkA1 => ((w + 3) * y + x) / 2,
                 Squares::LightA1 => ((w + 3) * y + x + 1) / 2,
-                Squares::All => (w + 1) * y + x,
+                Squares::All | Squares::Ranks(_) => (w + 1) * y + x,
             }
         };
-        let use_padding = (squares == Squares::All || width % 2 == 0)
+        let use_padding = (adjacent || width % 2 == 0)
             && (padded(w - 1, h - 1) as usize) < MAX_CELLS.min(NONE as usize);
         let mut coords: Vec<Option<(u8, u8)>> = Vec::new();
         for y in 0..h {

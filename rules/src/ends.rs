@@ -33,6 +33,8 @@ pub enum EndCode {
     LastStoneOnGoal,
     /// Neither side has a legal move but a pass (Hageby): a draw.
     BothBlocked,
+    /// A side took the opponent's castle (the Camelot family).
+    CastleTaken,
 }
 
 impl EndCode {
@@ -45,6 +47,7 @@ impl EndCode {
             EndCode::AllCaptured => "ALL_CAPTURED",
             EndCode::LastStoneOnGoal => "LAST_STONE_ON_GOAL",
             EndCode::BothBlocked => "BOTH_BLOCKED",
+            EndCode::CastleTaken => "CASTLE_TAKEN",
         }
     }
 }
@@ -77,6 +80,11 @@ pub enum EndKind {
     /// Neither side has a legal move other than a pass, so passing would go on for ever: a
     /// draw. The only end rule that needs move generation (for both sides).
     BothBlocked,
+    /// A side with a piece on every square of the opponent's castle ([`crate::rules::Castles`])
+    /// has won; the side that has just moved is looked at first. With a castle of one square
+    /// (Cam), the first piece to enter it wins, even in the middle of a move (a move ends on
+    /// entering the enemy castle).
+    CastleTaken,
 }
 
 impl EndKind {
@@ -90,7 +98,8 @@ impl EndKind {
             | EndKind::Occupies(_)
             | EndKind::AllCaptured
             | EndKind::LastStoneArrives(_)
-            | EndKind::BothBlocked => false,
+            | EndKind::BothBlocked
+            | EndKind::CastleTaken => false,
         }
     }
 }
@@ -132,6 +141,16 @@ impl EndRule {
                 [mover, pos.side()]
                     .into_iter()
                     .find(|&c| !pos.side_pieces(c).intersect(cells[c as usize]).is_empty())
+                    .map(EndOutcome::Win)
+            }
+            EndKind::CastleTaken => {
+                let mover = pos.side().opponent();
+                [mover, pos.side()]
+                    .into_iter()
+                    .find(|&c| {
+                        let goal = cells[c as usize];
+                        !goal.is_empty() && pos.side_pieces(c).intersect(goal) == goal
+                    })
                     .map(EndOutcome::Win)
             }
             EndKind::AllCaptured => [pos.side(), pos.side().opponent()]
@@ -193,6 +212,10 @@ impl EndRule {
             }
             EndKind::AllCaptured => {
                 "a side that has lost all its stones, with none left in hand, loses"
+            }
+            EndKind::CastleTaken => {
+                "a side that occupies every square of the opponent's castle wins at once (a \
+                 piece entering the enemy castle ends its move there)"
             }
             EndKind::BothBlocked => {
                 "when neither side has a legal move other than a pass, the game is drawn"
@@ -257,6 +280,15 @@ pub fn occupy_goal(goals: [&'static str; 2], text: &'static str) -> Vec<EndRule>
     vec![EndRule {
         code: EndCode::GoalReached,
         kind: EndKind::Occupies(goals),
+        text,
+    }]
+}
+
+/// The Camelot family: a side that occupies the opponent's castle wins (`CASTLE_TAKEN`).
+pub fn castle_taken(text: &'static str) -> Vec<EndRule> {
+    vec![EndRule {
+        code: EndCode::CastleTaken,
+        kind: EndKind::CastleTaken,
         text,
     }]
 }

@@ -52,7 +52,7 @@ pub mod tables;
 pub mod variant;
 
 pub use bits::Bits;
-pub use board::{Board, Dir, DirSet};
+pub use board::{Board, Dir, DirSet, Squares};
 pub use budget::Budget;
 pub use budget::GenError;
 pub use catalogue::{ids, variant, variant_named, variants};

@@ -148,7 +148,7 @@ impl Drawing<'_> {
             self.pos.side().name()
         );
         s.push_str(
-            "<style>.light{fill:#f0d9b5}.dark{fill:#b58863}.cell{fill:#e8c99a}\
+            "<style>.light{fill:#f0d9b5}.dark{fill:#b58863}.cell{fill:#e8c99a}.castle{fill:#8fb07a}\
              .line{stroke:#5a3d1e;stroke-width:2}.step-only{stroke:#5a3d1e;stroke-width:2;\
              stroke-dasharray:6 4;fill:none}.point{fill:#5a3d1e}.from,.to{fill:#e6d52c;\
              fill-opacity:.55}.route{stroke:#2c6fe6;stroke-width:4;fill:none;\
@@ -184,7 +184,8 @@ impl Drawing<'_> {
         s
     }
 
-    /// Grid boards: a square per cell; checkered boards also get their light squares.
+    /// Grid boards: a square per cell; checkered boards also get their light squares, castle
+    /// squares (the Camelot family) their own colour.
     fn grid_board(&self, s: &mut String) {
         let (w, h) = self.size();
         let b = self.v.board();
@@ -193,8 +194,14 @@ impl Drawing<'_> {
         for y in 0..h {
             for x in 0..w {
                 let cell = b.at(x as i32, y as i32);
+                let castle = cell.is_some_and(|c| {
+                    Color::BOTH
+                        .into_iter()
+                        .any(|side| self.v.castle(side).contains(c))
+                });
                 let class = match (cell, checkered) {
                     (Some(_), true) => "dark",
+                    (Some(_), false) if castle => "cell castle",
                     (Some(_), false) => {
                         if (x + y) % 2 == 0 {
                             "cell dark"

@@ -31,7 +31,8 @@ pub struct BoardInfo {
     #[schema(example = "numeric")]
     pub squares: SquareNames,
     /// Which squares are played on: `checkered` (the dark squares of the grid), `full`
-    /// (every square) or `graph` (the points of a point-and-line board).
+    /// (every square, or every square of `ranks` where the grid has its corners cut) or
+    /// `graph` (the points of a point-and-line board).
     #[schema(example = "checkered")]
     pub layout: String,
     /// Number of playable squares (or points).
@@ -51,6 +52,15 @@ pub struct BoardInfo {
     /// The goal points of each side, where the variant has them (Seth: occupying one wins).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goal_points: Option<GoalPoints>,
+    /// Grids with squares cut away only (the Camelot family): the first and last square of
+    /// each rank, from rank 1 up; the squares between them are on the board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!([["d1", "d1"], ["c2", "e2"], ["b3", "f3"]]))]
+    pub ranks: Option<Vec<[String; 2]>>,
+    /// The castle squares of each side, where the variant has castles (the Camelot family).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!({"white": ["d1"], "black": ["d13"]}))]
+    pub castles: Option<GoalPoints>,
 }
 
 /// A point of a graph board.
@@ -78,7 +88,7 @@ pub struct BoardLine {
     pub kind: String,
 }
 
-/// The goal points of each side.
+/// The goal points (or castle squares) of each side.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct GoalPoints {
     #[schema(example = json!(["c5"]))]
@@ -124,6 +134,30 @@ fn geometry(v: &Variant) -> (Option<Vec<BoardPoint>>, Option<Vec<BoardLine>>) {
         kind: "step-only".into(),
     }));
     (Some(points), Some(lines))
+}
+
+/// The first and last square of each rank of a grid with squares cut away.
+fn ranks(v: &Variant) -> Option<Vec<[String; 2]>> {
+    let arbiter_rules::BoardShape::Grid(arbiter_rules::Squares::Ranks(ranks)) = &v.spec().board
+    else {
+        return None;
+    };
+    let name = |x: u8, y: usize| format!("{}{}", (b'a' + x) as char, y + 1);
+    Some(
+        ranks
+            .iter()
+            .enumerate()
+            .map(|(y, &(first, last))| [name(first, y), name(last, y)])
+            .collect(),
+    )
+}
+
+/// The castle squares of each side.
+fn castles(v: &Variant) -> Option<GoalPoints> {
+    v.rules().castles.map(|c| GoalPoints {
+        white: c.squares[0].iter().map(|s| s.to_string()).collect(),
+        black: c.squares[1].iter().map(|s| s.to_string()).collect(),
+    })
 }
 
 /// The goal points the variant's end rules name.
@@ -249,6 +283,8 @@ impl VariantInfo {
                 points,
                 lines,
                 goal_points: goal_points(v),
+                ranks: ranks(v),
+                castles: castles(v),
             },
             first_mover: spec.first.into(),
             start_position: v.fen(&v.start()),

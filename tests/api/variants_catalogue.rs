@@ -234,6 +234,21 @@ const DROPS: [Expected; 4] = [
     e("lahti", "white", (5, 2), A, None, false, "*c2"),
 ];
 
+/// The Camelot family: the World Camelot Federation's Cam, and the Hungarian booklet's
+/// knights' game on the Cam board.
+const CAMELOT: [Expected; 2] = [
+    e("cam", "white", (7, 13), A, None, false, "d5-d6"),
+    e(
+        "camelot-lovagcsata",
+        "white",
+        (7, 13),
+        A,
+        None,
+        true,
+        "c4-c6",
+    ),
+];
+
 fn every() -> impl Iterator<Item = &'static Expected> {
     DIAGONAL
         .iter()
@@ -241,6 +256,7 @@ fn every() -> impl Iterator<Item = &'static Expected> {
         .chain(&ORTHOGONAL)
         .chain(&LINES)
         .chain(&DROPS)
+        .chain(&CAMELOT)
 }
 
 #[tokio::test]
@@ -263,12 +279,16 @@ async fn the_catalogue_lists_every_variant_with_its_metadata() {
         let full = ORTHOGONAL.iter().any(|o| o.id == x.id);
         let lines_board = LINES.iter().any(|o| o.id == x.id);
         let drops = DROPS.iter().any(|o| o.id == x.id);
+        let camelot = CAMELOT.iter().any(|o| o.id == x.id);
         let graph = lines_board || drops;
         let area = x.width * x.height;
         assert_eq!(
             (v["board"]["layout"].as_str(), v["board"]["cells"].as_u64()),
             if x.id == "hageby" {
                 (Some("graph"), Some(13))
+            } else if camelot {
+                // The 7×13 grid without 24 corner squares (World Camelot Federation, Cam).
+                (Some("full"), Some(67))
             } else if graph {
                 (Some("graph"), Some(area))
             } else if full {
@@ -329,6 +349,22 @@ async fn the_catalogue_lists_every_variant_with_its_metadata() {
             );
         } else {
             assert!(v["stones_in_hand"].is_null(), "{}", x.id);
+        }
+        if camelot {
+            let ranks = v["board"]["ranks"].as_array().expect("ranks");
+            assert_eq!(ranks.len(), 13, "{}", x.id);
+            assert_eq!(ranks[0], json!(["d1", "d1"]), "{}", x.id);
+            assert_eq!(ranks[5], json!(["a6", "g6"]), "{}", x.id);
+            assert_eq!(ranks[11], json!(["c12", "e12"]), "{}", x.id);
+            assert_eq!(
+                v["board"]["castles"],
+                json!({"white": ["d1"], "black": ["d13"]}),
+                "{}",
+                x.id
+            );
+        } else {
+            assert!(v["board"].get("ranks").is_none(), "{}", x.id);
+            assert!(v["board"].get("castles").is_none(), "{}", x.id);
         }
         if lines_board {
             let points = v["board"]["points"].as_array().expect("points");

@@ -50,9 +50,33 @@ impl Variant {
             } else {
                 ""
             };
-            format!("{moves}; {caps}{halt} (directions as seen by White)")
+            let leaps = match (p.canter, p.charge) {
+                (false, _) => "",
+                (true, false) => {
+                    "; canters: leaps over an adjacent piece of its own side onto the empty \
+                     square behind it, as often as it likes in any direction, stopping on any \
+                     landing (never compulsory, captures nothing); no square is landed on twice \
+                     in one move, the start square included"
+                }
+                (true, true) => {
+                    "; canters: leaps over an adjacent piece of its own side onto the empty \
+                     square behind it, as often as it likes in any direction, stopping on any \
+                     landing (never compulsory, captures nothing); charges: canters, then \
+                     captures, in one move (a canter that lands where a capture is possible \
+                     must go on capturing); no square is landed on twice in one move, the start \
+                     square included"
+                }
+            };
+            format!("{moves}; {caps}{halt}{leaps} (directions as seen by White)")
         };
-        out.push(("men", describe_piece(Kind::Man)));
+        out.push((
+            "men",
+            if *r.piece(Kind::Man) == PieceRules::ABSENT {
+                "none".into()
+            } else {
+                describe_piece(Kind::Man)
+            },
+        ));
         out.push((
             "kings",
             if *r.piece(Kind::King) == PieceRules::ABSENT {
@@ -110,6 +134,30 @@ impl Variant {
         }
         if !r.piece(Kind::Parachutist).captures[0].is_empty() {
             out.push(("parachutists", describe_piece(Kind::Parachutist)));
+        }
+        if !r.piece(Kind::Knight).captures[0].is_empty() {
+            out.push(("knights", describe_piece(Kind::Knight)));
+        }
+        if let Some(c) = &r.castles {
+            out.push((
+                "castles",
+                format!(
+                    "White's castle {}, Black's {}: a side enters its own castle only by a \
+                     capture, and a piece in its own castle must leave it on its side's next \
+                     move, even if that means not capturing elsewhere (capturing on its way out \
+                     if it can); a piece that lands on the opponent's castle ends its move \
+                     there",
+                    c.squares[0].join(" and "),
+                    c.squares[1].join(" and ")
+                ),
+            ));
+            out.push((
+                "capture_obligation",
+                "only captures a piece can make from where it stands oblige a side to \
+                 capture; a capture reachable only after a canter does not, but a charge that \
+                 captures fulfils the obligation"
+                    .into(),
+            ));
         }
         out.push((
             "capture_removal",

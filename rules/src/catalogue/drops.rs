@@ -24,6 +24,8 @@ fn stone(dirs: DirSet) -> PieceRules {
         max_jumps: 0,
         after_capture: Kind::Man,
         halt_behind_last_king: false,
+        canter: false,
+        charge: false,
     }
 }
 
@@ -86,6 +88,7 @@ fn rules(stones: u8, dirs: DirSet, goal: &'static str) -> Rules {
         first_drop_off_goal: false,
         far_rank_frozen: false,
         king_quiet_limit: 0,
+        castles: None,
         goal: Goal::NoMovesLoses,
         ends: ends::last_stone_goal(
             goal,

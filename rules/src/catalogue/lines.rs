@@ -29,6 +29,8 @@ fn stone(moves: DirSet, captures: DirSet, max_jumps: u8) -> PieceRules {
         max_jumps,
         after_capture: Kind::Man,
         halt_behind_last_king: false,
+        canter: false,
+        charge: false,
     }
 }
 
@@ -91,6 +93,7 @@ pub(super) fn specs() -> Vec<Spec> {
         first_drop_off_goal: false,
         far_rank_frozen: true,
         king_quiet_limit: 0,
+        castles: None,
         goal: Goal::NoMovesLoses,
         ends: vec![],
         draws: draws::repetition_only(

@@ -5,6 +5,7 @@
 
 use std::sync::OnceLock;
 
+mod camelot;
 mod describe;
 mod drops;
 mod lines;
@@ -59,6 +60,8 @@ fn diagonal(
         max_jumps: 0,
         after_capture: Kind::Man,
         halt_behind_last_king: false,
+        canter: false,
+        charge: false,
     };
     let (range, reach) = match king {
         KingStyle::Short => (Range::Step, Reach::Short),
@@ -74,6 +77,8 @@ fn diagonal(
         max_jumps: 0,
         after_capture: Kind::King,
         halt_behind_last_king: false,
+        canter: false,
+        charge: false,
     };
     Rules {
         pieces: [man, king, PieceRules::ABSENT, PieceRules::ABSENT],
@@ -90,6 +95,7 @@ fn diagonal(
         first_drop_off_goal: false,
         far_rank_frozen: false,
         king_quiet_limit: 0,
+        castles: None,
         goal: Goal::NoMovesLoses,
         ends: vec![],
         draws,
@@ -252,6 +258,8 @@ fn specs() -> Vec<Spec> {
         max_jumps: 1,
         after_capture: Kind::Man,
         halt_behind_last_king: false,
+        canter: false,
+        charge: false,
     };
     let mut frisian_rules = diagonal(
         true,
@@ -779,6 +787,7 @@ pub fn variants() -> &'static [Variant] {
         all.extend(orthogonal::specs());
         all.extend(lines::specs());
         all.extend(drops::specs());
+        all.extend(camelot::specs());
         all.into_iter().map(Variant::new).collect()
     })
 }

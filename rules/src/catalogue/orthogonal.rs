@@ -47,6 +47,8 @@ fn man(moves: DirSet, captures: DirSet) -> PieceRules {
         max_jumps: 0,
         after_capture: Kind::Man,
         halt_behind_last_king: false,
+        canter: false,
+        charge: false,
     }
 }
 
@@ -62,6 +64,8 @@ fn flying_king(moves: DirSet, captures: DirSet) -> PieceRules {
         max_jumps: 0,
         after_capture: Kind::King,
         halt_behind_last_king: false,
+        canter: false,
+        charge: false,
     }
 }
 
@@ -118,6 +122,7 @@ pub(super) fn specs() -> Vec<Spec> {
         first_drop_off_goal: false,
         far_rank_frozen: false,
         king_quiet_limit: 0,
+        castles: None,
         goal: Goal::NoMovesLoses,
         ends: ends::lone_pieces(
             "The Polish article \"Warcaby ortogonalne 8×8 – tureckie, Croda i Dameo\" \
@@ -151,6 +156,7 @@ pub(super) fn specs() -> Vec<Spec> {
         first_drop_off_goal: false,
         far_rank_frozen: false,
         king_quiet_limit: 0,
+        castles: None,
         goal: Goal::NoMovesLoses,
         ends: vec![],
         draws: draws::repetition_only(
@@ -173,6 +179,8 @@ pub(super) fn specs() -> Vec<Spec> {
                 max_jumps: 0,
                 after_capture: Kind::King,
                 halt_behind_last_king: false,
+                canter: false,
+                charge: false,
             },
             PieceRules::ABSENT,
             PieceRules::ABSENT,
@@ -190,6 +198,7 @@ pub(super) fn specs() -> Vec<Spec> {
         first_drop_off_goal: false,
         far_rank_frozen: false,
         king_quiet_limit: 0,
+        castles: None,
         goal: Goal::NoMovesLoses,
         ends: vec![],
         draws: draws::repetition_only(
@@ -220,6 +229,7 @@ pub(super) fn specs() -> Vec<Spec> {
         first_drop_off_goal: false,
         far_rank_frozen: false,
         king_quiet_limit: 0,
+        castles: None,
         goal: Goal::NoMovesLoses,
         ends: vec![],
         draws: draws::repetition_only(
@@ -253,6 +263,7 @@ pub(super) fn specs() -> Vec<Spec> {
         first_drop_off_goal: false,
         far_rank_frozen: false,
         king_quiet_limit: 0,
+        castles: None,
         goal: Goal::NoMovesLoses,
         ends: vec![],
         draws: vec![],

@@ -5,6 +5,7 @@
 pub mod bulk;
 pub(crate) mod captures;
 pub(crate) mod drops;
+pub(crate) mod leaps;
 pub(crate) mod removals;
 pub(crate) mod steps;
 

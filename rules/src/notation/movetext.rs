@@ -526,10 +526,22 @@ impl Variant {
                 short_at: None,
             };
         }
+        // A route with canters (leaps over the mover's own pieces, which it does not
+        // capture): each landing is written after the separator of its own leap.
+        let canters = f.route.as_ref().is_some_and(|r| {
+            r.jumps
+                .iter()
+                .any(|j| !m.captured.contains(j.over as usize))
+        });
         let route_len = match &f.route {
             Some(r) => {
                 pdn_squares_onto(self.board(), r.from as usize, &r.jumps, squares);
-                squares.extend(r.jumps.iter().map(|j| j.over as usize));
+                squares.extend(
+                    r.jumps
+                        .iter()
+                        .map(|j| j.over as usize)
+                        .filter(|&c| m.captured.contains(c)),
+                );
                 r.jumps.len() + 1
             }
             None => {
@@ -538,7 +550,20 @@ impl Variant {
             }
         };
         let route = squares_from..squares_from + route_len;
-        self.write_squares(&squares[route], m.is_capture(), text);
+        match &f.route {
+            Some(r) if canters => {
+                text.push_str(self.square_str(r.from as usize));
+                for j in &r.jumps {
+                    text.push(if m.captured.contains(j.over as usize) {
+                        self.spec().capture_separator
+                    } else {
+                        '-'
+                    });
+                    text.push_str(self.square_str(j.to as usize));
+                }
+            }
+            _ => self.write_squares(&squares[route], m.is_capture(), text),
+        }
         if shared || route_len == 2 {
             return MoveParts {
                 route_len,

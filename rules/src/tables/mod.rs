@@ -235,6 +235,12 @@ pub fn supported(variant: &Variant) -> Result<(), Unsupported> {
             reason: "a blocked side passes: the tables cover games made of piece moves only",
         });
     }
+    if r.leaps() {
+        return Err(Unsupported {
+            reason: "pieces canter (leap over their own pieces, several times in one move): \
+                     the tables take moves back by steps, slides and line moves only",
+        });
+    }
     Ok(())
 }
 

@@ -102,6 +102,11 @@ impl Variant {
                 return budget.charge(1 + out.len() as u64);
             }
         }
+        if self.leaps {
+            let found = self.leap_moves(pos, budget, None)?;
+            out.extend(found.into_iter().map(|f| f.mv));
+            return Ok(());
+        }
         let promo = self.promotion(pos.side());
         let steps = {
             let mut s = gen::captures::Search::<false>::new(
@@ -137,10 +142,41 @@ impl Variant {
         budget.charge(1 + steps as u64 + out.len() as u64)
     }
 
+    /// The moves of a ruleset whose pieces canter ([`gen::leaps`]), charged to `budget`.
+    fn leap_moves(
+        &self,
+        pos: &Position,
+        budget: &Budget,
+        text: Option<&[usize]>,
+    ) -> Result<Vec<gen::leaps::LeapMove>, GenError> {
+        let mut s = gen::leaps::Leaps::new(
+            self.board(),
+            self.rules(),
+            self.castles,
+            pos,
+            DEFAULT_CAPTURE_LIMIT,
+            budget,
+            text,
+        );
+        let r = s.run(pos);
+        let steps = s.steps as u64;
+        if let Err(e) = r {
+            let _ = budget.charge(steps);
+            return Err(e);
+        }
+        budget.charge(1 + steps + s.found.len() as u64)?;
+        Ok(s.found)
+    }
+
     /// Whether the side to move of `pos` has a legal move other than a pass, ignoring the end
     /// rules (the `BOTH_BLOCKED` rule asks it of both sides). Captures are looked for under the
     /// default capture bound only: the variants with passes have small boards.
     fn has_move_but_pass(&self, pos: &Position) -> bool {
+        if self.leaps {
+            return self
+                .leap_moves(pos, &Budget::unlimited(), None)
+                .map_or(true, |m| !m.is_empty());
+        }
         if self.drops_now(pos) {
             return !self.board().cells().minus(pos.occupied()).is_empty();
         }
@@ -216,6 +252,18 @@ impl Variant {
                     mv,
                     route: None,
                     named: text == Some(&[mv.from as usize, mv.to as usize][..]),
+                })
+                .collect());
+        }
+        if self.leaps {
+            return Ok(self
+                .leap_moves(pos, budget, text)?
+                .into_iter()
+                .map(|f| Found {
+                    mv: f.mv,
+                    // A step has no route, as in the other generators.
+                    route: (!f.route.jumps.is_empty()).then_some(f.route),
+                    named: f.named,
                 })
                 .collect());
         }

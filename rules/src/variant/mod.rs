@@ -162,7 +162,7 @@ impl BoardShape {
     pub fn layout(&self) -> &'static str {
         match self {
             BoardShape::Grid(Squares::DarkA1 | Squares::LightA1) => "checkered",
-            BoardShape::Grid(Squares::All) => "full",
+            BoardShape::Grid(Squares::All | Squares::Ranks(_)) => "full",
             BoardShape::Graph(_) => "graph",
         }
     }
@@ -283,6 +283,12 @@ pub struct Variant {
     /// side's goal ([`EndKind::Occupies`]: `[white's, black's]`; [`EndKind::LastStoneArrives`]:
     /// the goal for both), empty sets for the rules that name none.
     end_cells: Vec<[Bits; 2]>,
+    /// Each side's castle squares ([`Rules::castles`]): `[white's, black's]`, empty sets where
+    /// the game has none.
+    castles: [Bits; 2],
+    /// Whether the ruleset's pieces canter ([`Rules::leaps`]): the leap generator makes its
+    /// moves.
+    pub(crate) leaps: bool,
     /// The cells the draw rules name ([`Rules::draws`]), rule by rule: `[lone_king_on,
     /// strong_king_on]` of a [`DrawKind::Endgame`] rule (an empty set: anywhere), empty sets
     /// for the other rules.
@@ -332,12 +338,17 @@ impl Variant {
             PromotionSquares::FarRank => [board.rank(spec.height - 1), board.rank(0)],
             PromotionSquares::Squares(sq) => sq.map(|names| cells(names, "promotion")),
         };
+        let castles = spec.rules.castles.map_or([Bits::EMPTY; 2], |c| {
+            c.squares.map(|names| cells(names, "castle"))
+        });
         let end_cells = spec
             .rules
             .ends
             .iter()
             .map(|e| match e.kind {
                 EndKind::Occupies([w, b]) => [cells(&[w], "goal"), cells(&[b], "goal")],
+                // Each side's goal is the opponent's castle.
+                EndKind::CastleTaken => [castles[1], castles[0]],
                 EndKind::LastStoneArrives(goal) => [cells(&[goal], "goal"); 2],
                 _ => [Bits::EMPTY; 2],
             })
@@ -417,6 +428,8 @@ impl Variant {
             })
             .collect();
         Variant {
+            castles,
+            leaps: spec.rules.leaps(),
             end_cells,
             draw_cells,
             removal_cells,
@@ -487,6 +500,11 @@ impl Variant {
     /// The side that moves first from the start position.
     pub fn first_mover(&self) -> Color {
         self.spec.first
+    }
+
+    /// The castle squares of `color` (empty where the game has no castles).
+    pub fn castle(&self, color: Color) -> Bits {
+        self.castles[color as usize]
     }
 
     /// The squares where men of `color` are crowned.

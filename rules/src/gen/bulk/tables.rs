@@ -111,6 +111,8 @@ impl Bulk {
             && rules.stones_in_hand == 0
             && !rules.far_rank_frozen
             && rules.king_quiet_limit == 0
+            && !rules.leaps()
+            && rules.castles.is_none()
             && rules.ends.is_empty()
             && rules.goal != Goal::NoMovesPasses;
         if !ok {

@@ -1,0 +1,366 @@
+//! The leap generator: the moves of games whose pieces canter (the Camelot family), with their
+//! castles ([`Rules::castles`]).
+//!
+//! A piece steps to an adjacent empty square, canters (leaps over an adjacent piece of its
+//! own side onto the empty square behind it, as often as it likes, stopping on any landing)
+//! or captures (leaps over an adjacent enemy piece, which is removed at once, and goes on
+//! while it can). A piece that may charge (a knight) canters and then captures in one move;
+//! once one of its canters lands where a capture is possible, it must capture. No square is
+//! landed on twice in one move, the start square included.
+//!
+//! The capture obligation comes only from captures a piece can make from where it stands:
+//! then every legal move captures (capture sequences, and charges that capture). A piece of
+//! the side to move standing in its own castle must leave it this move, whatever captures
+//! there are elsewhere, and must capture on its way out if a capture takes it out. A piece
+//! that lands in the enemy castle ends its move there; it never moves again.
+//!
+//! Every route is enumerated (depth first, no square twice), and routes are collapsed by
+//! move identity (start, end, captured set). The route kept for a move is its canonical one:
+//! the fewest landings, then the first in cell order. The search counts its steps against the
+//! capture bound and the request's budget, like the capture search.
+
+use std::collections::HashMap;
+
+use crate::bits::Bits;
+use crate::board::{Board, NONE};
+use crate::budget::{Budget, GenError};
+use crate::moves::{Jump, Move, Route};
+use crate::position::{Color, Kind, Position};
+use crate::rules::Rules;
+
+/// A legal move of the leap generator with its canonical route and whether a move text
+/// names one of its routes.
+#[derive(Clone, Debug)]
+pub(crate) struct LeapMove {
+    pub mv: Move,
+    pub route: Route,
+    pub named: bool,
+}
+
+/// The search over one position.
+pub(crate) struct Leaps<'a> {
+    board: &'a Board,
+    rules: &'a Rules,
+    color: Color,
+    own: Bits,
+    enemy: Bits,
+    occupied: Bits,
+    /// The side to move's own castle and the enemy's.
+    own_castle: Bits,
+    enemy_castle: Bits,
+    /// Squares of a move text to match routes against (start first).
+    text: Option<&'a [usize]>,
+    /// Search steps taken, and the most allowed.
+    pub steps: u32,
+    limit: u32,
+    capture_limit: u32,
+    budget: &'a Budget,
+    /// The moving piece and its kind.
+    from: usize,
+    kind: Kind,
+    /// The legs of the route being searched.
+    legs: Vec<Jump>,
+    /// Only moves that capture are kept.
+    captures_only: bool,
+    pub found: Vec<LeapMove>,
+    index: HashMap<(u8, u8, Bits), usize>,
+}
+
+impl<'a> Leaps<'a> {
+    /// A search of `pos`, whose castles are `castles` (`[white's, black's]`).
+    pub(crate) fn new(
+        board: &'a Board,
+        rules: &'a Rules,
+        castles: [Bits; 2],
+        pos: &Position,
+        capture_limit: u32,
+        budget: &'a Budget,
+        text: Option<&'a [usize]>,
+    ) -> Leaps<'a> {
+        let me = pos.side();
+        Leaps {
+            board,
+            rules,
+            color: me,
+            own: pos.side_pieces(me),
+            enemy: pos.side_pieces(me.opponent()),
+            occupied: pos.occupied(),
+            own_castle: castles[me as usize],
+            enemy_castle: castles[me.opponent() as usize],
+            text,
+            steps: 0,
+            limit: capture_limit.min(budget.left().min(u32::MAX as u64) as u32),
+            capture_limit,
+            budget,
+            from: 0,
+            kind: Kind::Man,
+            legs: Vec::new(),
+            captures_only: false,
+            found: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+
+    /// Why the search stopped early.
+    fn stop_reason(&self) -> GenError {
+        if self.budget.cancelled() {
+            GenError::Cancelled
+        } else if self.limit < self.capture_limit {
+            GenError::Budget {
+                limit: self.budget.limit(),
+            }
+        } else {
+            GenError::CaptureLimit {
+                limit: self.capture_limit,
+            }
+        }
+    }
+
+    #[inline]
+    fn step(&mut self) -> Result<(), GenError> {
+        self.steps += 1;
+        if self.steps > self.limit || (self.steps & 0xfff == 0 && self.budget.cancelled()) {
+            return Err(self.stop_reason());
+        }
+        Ok(())
+    }
+
+    /// Generates the legal moves of the position into [`Leaps::found`].
+    pub(crate) fn run(&mut self, pos: &Position) -> Result<(), GenError> {
+        let movers = self.own.minus(self.enemy_castle);
+        let leaving = movers.intersect(self.own_castle);
+        if !leaving.is_empty() {
+            // A piece in its own castle must leave it now; it captures on its way out if it
+            // can.
+            for cell in leaving.iter() {
+                let kind = self.kind_at(pos, cell);
+                let before = self.found.len();
+                self.piece(cell, kind, true)?;
+                self.drop_ending_in_castle(before);
+                let direct_out = self.found[before..]
+                    .iter()
+                    .any(|m| self.first_leg_captures(m));
+                if !direct_out {
+                    self.truncate(before);
+                    self.piece(cell, kind, false)?;
+                    self.drop_ending_in_castle(before);
+                }
+            }
+            return Ok(());
+        }
+        let obliged = movers.iter().any(|cell| {
+            let kind = self.kind_at(pos, cell);
+            self.can_capture(kind, cell, Bits::single(cell))
+        });
+        for cell in movers.iter() {
+            let kind = self.kind_at(pos, cell);
+            self.piece(cell, kind, obliged)?;
+        }
+        Ok(())
+    }
+
+    fn kind_at(&self, pos: &Position, cell: usize) -> Kind {
+        pos.piece_at(cell).map_or(Kind::Man, |(_, k)| k)
+    }
+
+    /// Whether a found move's route starts with a capture (not a canter).
+    fn first_leg_captures(&self, m: &LeapMove) -> bool {
+        m.route
+            .jumps
+            .first()
+            .is_some_and(|j| m.mv.captured.contains(j.over as usize))
+    }
+
+    /// Drops the moves found from `before` on that end in the side's own castle.
+    fn drop_ending_in_castle(&mut self, before: usize) {
+        let castle = self.own_castle;
+        let mut kept: Vec<LeapMove> = self.found.drain(before..).collect();
+        kept.retain(|m| !castle.contains(m.mv.to as usize));
+        self.truncate(before);
+        for m in kept {
+            let key = (m.mv.from, m.mv.to, m.mv.captured);
+            self.index.insert(key, self.found.len());
+            self.found.push(m);
+        }
+    }
+
+    fn truncate(&mut self, len: usize) {
+        for m in self.found.drain(len..) {
+            self.index.remove(&(m.mv.from, m.mv.to, m.mv.captured));
+        }
+    }
+
+    /// The moves of the piece of `kind` on `from`: steps, canters, captures and charges
+    /// (`captures_only`: only those that capture).
+    fn piece(&mut self, from: usize, kind: Kind, captures_only: bool) -> Result<(), GenError> {
+        let pr = self.rules.piece(kind);
+        let c = self.color as usize;
+        self.from = from;
+        self.kind = kind;
+        self.captures_only = captures_only;
+        self.legs.clear();
+        if !captures_only {
+            for d in pr.moves[c].iter() {
+                let to = self.board.next(from, d);
+                if to != NONE
+                    && !self.occupied.contains(to as usize)
+                    && !self.own_castle.contains(to as usize)
+                {
+                    self.step()?;
+                    self.emit(to as usize, Bits::EMPTY);
+                }
+            }
+        }
+        let visited = Bits::single(from);
+        self.captures(from, visited, Bits::EMPTY)?;
+        if pr.canter && (pr.charge || !captures_only) {
+            self.canters(from, visited, pr.charge)?;
+        }
+        Ok(())
+    }
+
+    /// Whether a piece of `kind` on `cell` can capture (before anything is captured),
+    /// landing on an empty square not in `visited`. The moving piece has left its start
+    /// square, which is in `visited`.
+    fn can_capture(&self, kind: Kind, cell: usize, visited: Bits) -> bool {
+        let dirs = self.rules.piece(kind).captures[self.color as usize];
+        dirs.iter().any(|d| {
+            let [over, land] = self.board.jump(cell, d);
+            over != NONE
+                && self.enemy.contains(over as usize)
+                && !self.occupied.contains(land as usize)
+                && !visited.contains(land as usize)
+        })
+    }
+
+    /// Canters from `cell` (every landing a move of its own, unless a charge must go on).
+    fn canters(&mut self, cell: usize, visited: Bits, charge: bool) -> Result<(), GenError> {
+        let dirs = self.rules.piece(self.kind).captures[self.color as usize];
+        for d in dirs.iter() {
+            let [over, land] = self.board.jump(cell, d);
+            if over == NONE
+                || !self.own.contains(over as usize)
+                || over as usize == self.from
+                || self.occupied.contains(land as usize)
+                || visited.contains(land as usize)
+                || self.own_castle.contains(land as usize)
+            {
+                continue;
+            }
+            self.step()?;
+            let land = land as usize;
+            self.legs.push(Jump {
+                dir: d,
+                over,
+                to: land as u8,
+            });
+            let visited = visited.union(Bits::single(land));
+            if self.enemy_castle.contains(land) {
+                if !self.captures_only {
+                    self.emit(land, Bits::EMPTY);
+                }
+            } else if charge && self.can_capture(self.kind, land, visited) {
+                self.captures(land, visited, Bits::EMPTY)?;
+            } else {
+                if !self.captures_only {
+                    self.emit(land, Bits::EMPTY);
+                }
+                self.canters(land, visited, charge)?;
+            }
+            self.legs.pop();
+        }
+        Ok(())
+    }
+
+    /// Captures from `cell`, having captured `captured` so far: a sequence goes on while it
+    /// can, and one that cannot ends here (if it has captured).
+    fn captures(&mut self, cell: usize, visited: Bits, captured: Bits) -> Result<(), GenError> {
+        let dirs = self.rules.piece(self.kind).captures[self.color as usize];
+        let mut went_on = false;
+        for d in dirs.iter() {
+            let [over, land] = self.board.jump(cell, d);
+            if over == NONE
+                || !self.enemy.contains(over as usize)
+                || captured.contains(over as usize)
+                || visited.contains(land as usize)
+                || (self.occupied.contains(land as usize)
+                    && !captured.contains(land as usize)
+                    && land as usize != self.from)
+            {
+                continue;
+            }
+            self.step()?;
+            went_on = true;
+            let land = land as usize;
+            self.legs.push(Jump {
+                dir: d,
+                over,
+                to: land as u8,
+            });
+            let captured = captured.union(Bits::single(over as usize));
+            if self.enemy_castle.contains(land) {
+                self.emit(land, captured);
+            } else {
+                self.captures(land, visited.union(Bits::single(land)), captured)?;
+            }
+            self.legs.pop();
+        }
+        if !went_on && !captured.is_empty() {
+            self.emit(cell, captured);
+        }
+        Ok(())
+    }
+
+    /// Records the route in [`Leaps::legs`] as a move to `to` capturing `captured`.
+    fn emit(&mut self, to: usize, captured: Bits) {
+        let from = self.from;
+        // A text names a route when it lists the start and every landing (a step: its start
+        // and end).
+        let named = self.text.is_some_and(|t| {
+            if self.legs.is_empty() {
+                t == [from, to]
+            } else {
+                t.len() == self.legs.len() + 1
+                    && t[0] == from
+                    && self
+                        .legs
+                        .iter()
+                        .zip(&t[1..])
+                        .all(|(j, &s)| j.to as usize == s)
+            }
+        });
+        let mv = Move {
+            from: from as u8,
+            to: to as u8,
+            piece: self.kind,
+            becomes: self.kind,
+            captured,
+        };
+        let key = (mv.from, mv.to, captured);
+        match self.index.get(&key) {
+            Some(&i) => {
+                let m = &mut self.found[i];
+                m.named |= named;
+                if precedes(&self.legs, &m.route.jumps) {
+                    m.route.jumps.clone_from(&self.legs);
+                }
+            }
+            None => {
+                self.index.insert(key, self.found.len());
+                self.found.push(LeapMove {
+                    mv,
+                    route: Route {
+                        from: from as u8,
+                        jumps: self.legs.clone(),
+                    },
+                    named,
+                });
+            }
+        }
+    }
+}
+
+/// Whether route `a` comes before route `b`: fewer landings, then the first in cell order.
+fn precedes(a: &[Jump], b: &[Jump]) -> bool {
+    a.len() < b.len() || (a.len() == b.len() && a.iter().map(|j| j.to).lt(b.iter().map(|j| j.to)))
+}

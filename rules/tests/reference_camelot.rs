@@ -1,0 +1,175 @@
+//! The Camelot family against a second, independent move generator (`reference_camelot/spec.rs`),
+//! written from the rules text and sharing nothing with the engine: a plain array of cells
+//! with neighbour tables, every route enumerated depth first with a set of visited squares,
+//! moves collapsed by (from, to, captured set).
+//!
+//! It gives the second count that the unpublished perft figures of `tests/data/perft.txt`
+//! need, and it checks the engine move by move, position by position, along random games:
+//! the move sets, the position each move leads to, and the status of every position.
+
+#[allow(dead_code)]
+#[path = "reference_camelot/spec.rs"]
+mod spec;
+
+use std::collections::BTreeSet;
+
+use arbiter_rules::{perft, status, variant, Budget, Color, Position, Status, Variant};
+
+use spec::{Game, Outcome};
+
+/// A move as both generators can name it: start, end, captured squares.
+type Named = (String, String, BTreeSet<String>);
+
+/// The engine's moves of `pos`.
+fn engine_moves(v: &Variant, pos: &Position) -> BTreeSet<Named> {
+    v.legal_moves(pos, &Budget::unlimited())
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                v.square_name(m.from as usize),
+                v.square_name(m.to as usize),
+                m.captured.iter().map(|c| v.square_name(c)).collect(),
+            )
+        })
+        .collect()
+}
+
+/// The reference's move `m` in the same form.
+fn named(g: Game, m: &spec::Move) -> Named {
+    let b = g.board();
+    (
+        b.name(m.from),
+        b.name(m.to),
+        m.captured.iter().map(|&c| b.name(c)).collect(),
+    )
+}
+
+/// The engine's status of `pos`, as the reference words it (`None`: the game goes on).
+fn engine_status(v: &Variant, pos: &Position) -> Option<Outcome> {
+    match status(v, pos, &Budget::unlimited()).unwrap() {
+        Status::Ongoing => None,
+        Status::Won { winner, .. } => Some(Outcome::Win(match winner {
+            Color::White => spec::Color::White,
+            Color::Black => spec::Color::Black,
+        })),
+        Status::Drawn { .. } => Some(Outcome::Draw),
+    }
+}
+
+/// Plays `games` random games through the reference, keeping the engine's position alongside,
+/// and compares at every ply: the move sets, the status, and the position each move leads to.
+/// Returns the positions compared, those with a capture, and the games decided.
+fn compare_random_games(g: Game, games: usize, seed: u64) -> (usize, usize, usize) {
+    let v = variant(g.id()).unwrap();
+    let mut rng = seed | 1;
+    let (mut compared, mut with_captures, mut decided) = (0, 0, 0);
+    for _ in 0..games {
+        let mut p = g.start();
+        let mut e = v.start();
+        assert_eq!(
+            v.parse_fen(&spec::to_fen(&p)).unwrap(),
+            e,
+            "{}: start",
+            g.id()
+        );
+        for _ in 0..150 {
+            let fen = spec::to_fen(&p);
+            let reference: BTreeSet<Named> =
+                spec::legal_moves(&p).iter().map(|m| named(g, m)).collect();
+            assert_eq!(engine_moves(v, &e), reference, "{}: {fen}", g.id());
+            let want = spec::status(&p).map(|(o, _)| o);
+            assert_eq!(engine_status(v, &e), want, "{}: status of {fen}", g.id());
+            compared += 1;
+            let moves = spec::legal_moves(&p);
+            if moves.is_empty() {
+                decided += 1;
+                break;
+            }
+            if moves.iter().any(|m| !m.captured.is_empty()) {
+                with_captures += 1;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let m = &moves[(rng % moves.len() as u64) as usize];
+            let want = named(g, m);
+            let em = v
+                .legal_moves(&e, &Budget::unlimited())
+                .unwrap()
+                .into_iter()
+                .find(|x| {
+                    (
+                        v.square_name(x.from as usize),
+                        v.square_name(x.to as usize),
+                        x.captured.iter().map(|c| v.square_name(c)).collect(),
+                    ) == want
+                })
+                .unwrap();
+            p = spec::play(&p, m);
+            e = v.play(&e, &em);
+            let fen = spec::to_fen(&p);
+            assert_eq!(
+                v.parse_fen(&fen).unwrap(),
+                e,
+                "{}: after {want:?} (reference {fen}, engine {})",
+                g.id(),
+                v.fen(&e)
+            );
+        }
+    }
+    (compared, with_captures, decided)
+}
+
+#[test]
+fn the_reference_reproduces_the_first_move_counts() {
+    assert_eq!(spec::perft(&Game::Cam.start(), 1), 54);
+    assert_eq!(spec::perft(&Game::Lovagcsata.start(), 1), 54);
+}
+
+#[test]
+fn random_games_agree_with_the_reference() {
+    for g in [Game::Cam, Game::Lovagcsata] {
+        let (compared, captures, decided) = compare_random_games(g, 120, 0x9e37_79b9_7f4a_7c15);
+        eprintln!(
+            "{}: {compared} positions, {captures} with captures, {decided} games decided",
+            g.id()
+        );
+        assert!(compared > 5000, "{}: only {compared} positions", g.id());
+        assert!(captures > 500, "{}: only {captures} with captures", g.id());
+        assert!(decided > 20, "{}: only {decided} games decided", g.id());
+    }
+}
+
+#[test]
+fn perft_agrees_with_the_reference() {
+    // Positions from random games: charges, a knight that must leave its own castle, a
+    // capture obligation, a piece one step from the enemy castle.
+    for (g, fen, depth) in [
+        (
+            Game::Lovagcsata,
+            "B:WNe3,Nc4,Nd4,Nb5,Ne5,Nf6:BNc7,Nd8,Nc9,Ne9,Nf9,Nb10,Ne10",
+            3,
+        ),
+        (Game::Lovagcsata, "B:WNc3,Nd4,Nf5:BNg7,Nd8,Ne9,Nc10,Nd13", 4),
+        (
+            Game::Cam,
+            "B:WNd3,Nd5,a5,f5,g5,b6,e6:BNc9,Nb10,d8,f8,a9,e9,f10",
+            3,
+        ),
+        (Game::Cam, "B:WNa6,g4,b5,d6,e7,f7:BNd13,b8,a9,e9", 4),
+        (Game::Cam, "W:WNd11,c5,e5:BNd2,c9,e9,c12", 4),
+    ] {
+        let v = variant(g.id()).unwrap();
+        let p = spec::parse_fen(g, fen).unwrap();
+        let e = v.parse_fen(fen).unwrap();
+        for d in 1..=depth {
+            assert_eq!(
+                perft(v, &e, d).unwrap(),
+                spec::perft(&p, d),
+                "{} perft({d}) of {fen}",
+                g.id()
+            );
+        }
+    }
+}
