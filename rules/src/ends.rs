@@ -27,7 +27,8 @@ pub enum EndCode {
     KingVsKing,
     /// A side occupied its goal point (Seth: the opponent's last point).
     GoalReached,
-    /// A side lost its last stone, with none left in hand (Vilbergen, Lahti, Hageby).
+    /// A side lost its last piece, with none left in hand (Vilbergen, Lahti, Hageby, the
+    /// Camelot family).
     AllCaptured,
     /// A side moved its last stone onto the goal point (Vilbergen, Lahti, Hageby).
     LastStoneOnGoal,
@@ -211,7 +212,7 @@ impl EndRule {
                 "the first side to occupy its goal point (the opponent's last point) wins"
             }
             EndKind::AllCaptured => {
-                "a side that has lost all its stones, with none left in hand, loses"
+                "a side that has lost all its pieces, with none left in hand, loses"
             }
             EndKind::CastleTaken => {
                 "a side that occupies every square of the opponent's castle wins at once (a \
@@ -284,13 +285,21 @@ pub fn occupy_goal(goals: [&'static str; 2], text: &'static str) -> Vec<EndRule>
     }]
 }
 
-/// The Camelot family: a side that occupies the opponent's castle wins (`CASTLE_TAKEN`).
-pub fn castle_taken(text: &'static str) -> Vec<EndRule> {
-    vec![EndRule {
-        code: EndCode::CastleTaken,
-        kind: EndKind::CastleTaken,
-        text,
-    }]
+/// Cam and the knights' game: a side that occupies the opponent's castle wins
+/// (`CASTLE_TAKEN`), and so does a side that captures every enemy piece (`ALL_CAPTURED`).
+pub fn castle_or_all_captured(castle: &'static str, all: &'static str) -> Vec<EndRule> {
+    vec![
+        EndRule {
+            code: EndCode::CastleTaken,
+            kind: EndKind::CastleTaken,
+            text: castle,
+        },
+        EndRule {
+            code: EndCode::AllCaptured,
+            kind: EndKind::AllCaptured,
+            text: all,
+        },
+    ]
 }
 
 /// The drop games (Markus Salo's rules): a side without stones loses (`ALL_CAPTURED`), and a side

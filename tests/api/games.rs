@@ -369,3 +369,95 @@ async fn unfinished_and_forfeit_results_are_accepted() {
         assert!(body["agreement"]["agrees"].is_null(), "{body}");
     }
 }
+
+/// Whole games of the Camelot family, each ending by another rule: the enemy castle taken
+/// (in the middle of a capture, too), every enemy piece captured, a side left without a move,
+/// and threefold repetition. The games from the start position were played at random and are
+/// checked move by move against an independent generator by the engine's tests; the blocked
+/// side is set up by hand.
+#[tokio::test]
+async fn camelot_family_games_end_by_castle_capture_stalemate_and_repetition() {
+    let app = spawn_app().await;
+    let shuffle = [
+        "c4-c3", "c10-c11", "c3-c4", "c11-c10", "c4-c3", "c10-c11", "c3-c4", "c11-c10",
+    ];
+    let games: [(&str, Value, &str, &str, u64); 10] = [
+        (
+            "cam",
+            json!({"moves": ["e5-g5", "b9-d11", "e4-c6", "d11-d12", "c6-d7", "e10-f11",
+                             "b5-a4", "c9-c8", "d7xb9xd11xd13"]}),
+            "white_wins",
+            "CASTLE_TAKEN",
+            9,
+        ),
+        (
+            "cam",
+            json!({"moves": ["e4-d3", "e9-d8", "f5-f6", "c9-e7", "c5-c3-e3", "c10-e8-e6xg6",
+                             "e5-d6", "e10-c8-e8-e6xc6xe4xe2", "d3-c3", "e2-d1"]}),
+            "black_wins",
+            "CASTLE_TAKEN",
+            10,
+        ),
+        (
+            "cam",
+            json!({"moves": ["c4-c6", "c9-b8", "c6-b7", "b8xb6xb4xd6xf4xf6", "e4-e5",
+                             "f6xd4xd6"]}),
+            "black_wins",
+            "ALL_CAPTURED",
+            6,
+        ),
+        (
+            "cam",
+            json!({"start_position": "B:Wa4:Ba5,a6,b5,c6,b4,c4,b3,d2", "moves": ["d2-c2"]}),
+            "black_wins",
+            "NO_LEGAL_MOVES",
+            1,
+        ),
+        ("cam", json!({"moves": shuffle}), "draw", "REPETITION", 8),
+        (
+            "camelot-lovagcsata",
+            json!({"moves": ["e4-d3", "d9-c8", "d5-d6", "b9-d7xd5xb3", "d3-c2", "b3xd1"]}),
+            "black_wins",
+            "CASTLE_TAKEN",
+            6,
+        ),
+        (
+            "camelot-lovagcsata",
+            json!({"moves": ["d5-c6", "f9-e8", "e4-g6", "e9-e11", "f5-d5-b3", "e11-d12",
+                             "b5-d7xf9xd11xd13"]}),
+            "white_wins",
+            "CASTLE_TAKEN",
+            7,
+        ),
+        (
+            "camelot-lovagcsata",
+            json!({"moves": ["e4-e6", "f9-f8", "e6-f7", "f8xf6xf4xd6xb4xb6", "d5-c5",
+                             "b6xd4xb4"]}),
+            "black_wins",
+            "ALL_CAPTURED",
+            6,
+        ),
+        (
+            "camelot-lovagcsata",
+            json!({"start_position": "B:WNa4:BNa5,Na6,Nb5,Nc6,Nb4,Nc4,Nb3,Nd2",
+                   "moves": ["d2-c2"]}),
+            "black_wins",
+            "NO_LEGAL_MOVES",
+            1,
+        ),
+        (
+            "camelot-lovagcsata",
+            json!({"moves": shuffle}),
+            "draw",
+            "REPETITION",
+            8,
+        ),
+    ];
+    for (variant, body, verdict, code, ply) in games {
+        let got = judge(&app, variant, body.clone()).await;
+        assert_eq!(got["verdict"], verdict, "{variant} {body}: {got}");
+        assert_eq!(got["reason"]["code"], code, "{variant} {body}: {got}");
+        assert_eq!(got["decided_at_ply"], ply, "{variant} {body}: {got}");
+        assert_eq!(got["moves_after_end"], 0, "{variant} {body}: {got}");
+    }
+}

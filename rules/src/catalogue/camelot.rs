@@ -48,7 +48,12 @@ fn piece(charge: bool) -> PieceRules {
 
 /// The rules the family shares, with the Cam castles (d1, d13) and Cam's end: a piece on the
 /// enemy castle or every enemy piece captured wins, a side without a legal move loses.
-fn cam_rules(men: bool, castle_text: &'static str, draw_text: &'static str) -> Rules {
+fn cam_rules(
+    men: bool,
+    castle_text: &'static str,
+    all_text: &'static str,
+    draw_text: &'static str,
+) -> Rules {
     let mut knight = piece(true);
     knight.after_capture = Kind::Knight;
     Rules {
@@ -79,7 +84,7 @@ fn cam_rules(men: bool, castle_text: &'static str, draw_text: &'static str) -> R
             squares: [&["d1"], &["d13"]],
         }),
         goal: Goal::NoMovesLoses,
-        ends: ends::castle_taken(castle_text),
+        ends: ends::castle_or_all_captured(castle_text, all_text),
         draws: draws::repetition_only(draw_text),
     }
 }
@@ -153,8 +158,9 @@ pub(super) fn specs() -> Vec<Spec> {
             cam_rules(
                 true,
                 "World Camelot Federation, Cam rules: a side wins by moving a piece into the \
-                 opponent's castle (it wins at once, even in the middle of a move), or by \
-                 capturing all the opponent's pieces.",
+                 opponent's castle; it wins at once, even in the middle of a move.",
+                "World Camelot Federation, Cam rules: a side wins by capturing all the \
+                 opponent's pieces.",
                 "The Cam rules state no draw (Porges: no draws or stalemates); the catalogue \
                  applies threefold repetition as a safety net, and a side without a legal move \
                  loses.",
@@ -183,9 +189,11 @@ pub(super) fn specs() -> Vec<Spec> {
             "W:WNc4,Ne4,Nb5,Nc5,Nd5,Ne5,Nf5:BNc10,Ne10,Nb9,Nc9,Nd9,Ne9,Nf9",
             cam_rules(
                 false,
-                "The Hungarian booklet Dámajátékok Hétpróbára: the goal is to capture all the \
-                 opponent's pieces or to move any one piece onto the opponent's marked castle \
-                 square.",
+                "The Hungarian booklet Dámajátékok Hétpróbára: the goal is to move any one \
+                 piece onto the opponent's marked castle square, or to capture all the \
+                 opponent's pieces.",
+                "The Hungarian booklet Dámajátékok Hétpróbára: capturing all the opponent's \
+                 pieces wins.",
                 "The booklet states no draw rule; the catalogue applies threefold repetition, \
                  and a side without a legal move loses.",
             ),
