@@ -170,3 +170,22 @@ fn heavy_requests_hit_the_budget() {
         started.elapsed().as_secs_f64()
     );
 }
+
+/// Canters multiply: a Cam knight on a lattice of its own pieces, every second square of every
+/// second rank empty, can canter along any path of a king's graph of 16 squares. The move list
+/// (every route searched, collapsed by start, end and captured set) stays within the budget of
+/// one request.
+#[test]
+fn the_most_canter_routes_fit_the_request_budget() {
+    let cam = "W:Wc2,d2,e2,b3,d3,f3,a4,b4,c4,d4,e4,f4,g4,b5,d5,f5,a6,b6,c6,d6,e6,f6,g6,b7,d7,f7,a8,b8,c8,d8,e8,f8,g8,b9,d9,f9,a10,b10,c10,d10,e10,f10,g10,b11,d11,f11,c12,d12,e12,Nc7:Bd13";
+    let b = Budget::new(DEFAULT_WORK_BUDGET);
+    let started = Instant::now();
+    let moves = arbiter::api::moves::list_moves(variant("cam").unwrap(), Some(cam), &b).unwrap();
+    eprintln!(
+        "Cam canters: {} moves, {} units, {:.3} s",
+        moves.moves.len(),
+        b.used(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(b.used() < DEFAULT_WORK_BUDGET / 2, "{} units", b.used());
+}
