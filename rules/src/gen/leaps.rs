@@ -15,7 +15,8 @@
 //! that lands in the enemy castle ends its move there; it never moves again.
 //!
 //! Every route is enumerated (depth first, no square twice), and routes are collapsed by
-//! move identity (start, end, captured set). The route kept for a move is its canonical one:
+//! move identity (start, end, captured set), piece by piece: a non-capturing move by its end
+//! (a lookup in a cell-indexed array), a capture by its end and captured set (a hash table). The route kept for a move is its canonical one:
 //! the fewest landings, then the first in cell order. The search counts its steps against the
 //! capture bound and the request's budget, like the capture search.
 
@@ -35,6 +36,8 @@ pub(crate) struct LeapMove {
     pub mv: Move,
     pub route: Route,
     pub named: bool,
+    /// Whether one of its routes starts with a capture (not a canter).
+    pub direct: bool,
 }
 
 /// The search over one position.
@@ -50,6 +53,8 @@ pub(crate) struct Leaps<'a> {
     enemy_castle: Bits,
     /// Squares of a move text to match routes against (start first).
     text: Option<&'a [usize]>,
+    /// Whether each move keeps its canonical route (notation needs it; counting does not).
+    routes: bool,
     /// Search steps taken, and the most allowed.
     pub steps: u32,
     limit: u32,
@@ -63,11 +68,18 @@ pub(crate) struct Leaps<'a> {
     /// Only moves that capture are kept.
     captures_only: bool,
     pub found: Vec<LeapMove>,
-    index: HashMap<(u8, u8, Bits), usize>,
+    /// The moves of the piece being searched (moves of different pieces never share an
+    /// identity): the destinations of its non-capturing moves with their index in `found`,
+    /// and its capturing moves by end and captured set.
+    quiet_to: Bits,
+    quiet_at: Vec<u32>,
+    captures_at: HashMap<(u8, Bits), u32>,
 }
 
 impl<'a> Leaps<'a> {
-    /// A search of `pos`, whose castles are `castles` (`[white's, black's]`).
+    /// A search of `pos`, whose castles are `castles` (`[white's, black's]`); `routes`: keep
+    /// each move's canonical route.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         board: &'a Board,
         rules: &'a Rules,
@@ -76,6 +88,7 @@ impl<'a> Leaps<'a> {
         capture_limit: u32,
         budget: &'a Budget,
         text: Option<&'a [usize]>,
+        routes: bool,
     ) -> Leaps<'a> {
         let me = pos.side();
         Leaps {
@@ -88,6 +101,7 @@ impl<'a> Leaps<'a> {
             own_castle: castles[me as usize],
             enemy_castle: castles[me.opponent() as usize],
             text,
+            routes,
             steps: 0,
             limit: capture_limit.min(budget.left().min(u32::MAX as u64) as u32),
             capture_limit,
@@ -97,7 +111,9 @@ impl<'a> Leaps<'a> {
             legs: Vec::new(),
             captures_only: false,
             found: Vec::new(),
-            index: HashMap::new(),
+            quiet_to: Bits::EMPTY,
+            quiet_at: vec![0; board.id_bound()],
+            captures_at: HashMap::new(),
         }
     }
 
@@ -137,9 +153,7 @@ impl<'a> Leaps<'a> {
                 let before = self.found.len();
                 self.piece(cell, kind, true)?;
                 self.drop_ending_in_castle(before);
-                let direct_out = self.found[before..]
-                    .iter()
-                    .any(|m| self.first_leg_captures(m));
+                let direct_out = self.found[before..].iter().any(|m| m.direct);
                 if !direct_out {
                     self.truncate(before);
                     self.piece(cell, kind, false)?;
@@ -163,31 +177,16 @@ impl<'a> Leaps<'a> {
         pos.piece_at(cell).map_or(Kind::Man, |(_, k)| k)
     }
 
-    /// Whether a found move's route starts with a capture (not a canter).
-    fn first_leg_captures(&self, m: &LeapMove) -> bool {
-        m.route
-            .jumps
-            .first()
-            .is_some_and(|j| m.mv.captured.contains(j.over as usize))
-    }
-
     /// Drops the moves found from `before` on that end in the side's own castle.
     fn drop_ending_in_castle(&mut self, before: usize) {
         let castle = self.own_castle;
         let mut kept: Vec<LeapMove> = self.found.drain(before..).collect();
         kept.retain(|m| !castle.contains(m.mv.to as usize));
-        self.truncate(before);
-        for m in kept {
-            let key = (m.mv.from, m.mv.to, m.mv.captured);
-            self.index.insert(key, self.found.len());
-            self.found.push(m);
-        }
+        self.found.extend(kept);
     }
 
     fn truncate(&mut self, len: usize) {
-        for m in self.found.drain(len..) {
-            self.index.remove(&(m.mv.from, m.mv.to, m.mv.captured));
-        }
+        self.found.truncate(len);
     }
 
     /// The moves of the piece of `kind` on `from`: steps, canters, captures and charges
@@ -199,6 +198,8 @@ impl<'a> Leaps<'a> {
         self.kind = kind;
         self.captures_only = captures_only;
         self.legs.clear();
+        self.quiet_to = Bits::EMPTY;
+        self.captures_at.clear();
         if !captures_only {
             for d in pr.moves[c].iter() {
                 let to = self.board.next(from, d);
@@ -336,24 +337,48 @@ impl<'a> Leaps<'a> {
             becomes: self.kind,
             captured,
         };
-        let key = (mv.from, mv.to, captured);
-        match self.index.get(&key) {
-            Some(&i) => {
+        let direct = self
+            .legs
+            .first()
+            .is_some_and(|j| captured.contains(j.over as usize));
+        let known = if captured.is_empty() {
+            self.quiet_to
+                .contains(to)
+                .then(|| self.quiet_at[to] as usize)
+        } else {
+            self.captures_at
+                .get(&(to as u8, captured))
+                .map(|&i| i as usize)
+        };
+        match known {
+            Some(i) => {
                 let m = &mut self.found[i];
                 m.named |= named;
-                if precedes(&self.legs, &m.route.jumps) {
+                m.direct |= direct;
+                if self.routes && precedes(&self.legs, &m.route.jumps) {
                     m.route.jumps.clone_from(&self.legs);
                 }
             }
             None => {
-                self.index.insert(key, self.found.len());
+                let i = self.found.len() as u32;
+                if captured.is_empty() {
+                    self.quiet_to.insert(to);
+                    self.quiet_at[to] = i;
+                } else {
+                    self.captures_at.insert((to as u8, captured), i);
+                }
                 self.found.push(LeapMove {
                     mv,
                     route: Route {
                         from: from as u8,
-                        jumps: self.legs.clone(),
+                        jumps: if self.routes {
+                            self.legs.clone()
+                        } else {
+                            Vec::new()
+                        },
                     },
                     named,
+                    direct,
                 });
             }
         }

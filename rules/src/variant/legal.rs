@@ -103,7 +103,7 @@ impl Variant {
             }
         }
         if self.leaps {
-            let found = self.leap_moves(pos, budget, None)?;
+            let found = self.leap_moves(pos, budget, None, false)?;
             out.extend(found.into_iter().map(|f| f.mv));
             return Ok(());
         }
@@ -142,12 +142,14 @@ impl Variant {
         budget.charge(1 + steps as u64 + out.len() as u64)
     }
 
-    /// The moves of a ruleset whose pieces canter ([`gen::leaps`]), charged to `budget`.
+    /// The moves of a ruleset whose pieces canter ([`gen::leaps`]), charged to `budget`
+    /// (`routes`: with their canonical routes).
     fn leap_moves(
         &self,
         pos: &Position,
         budget: &Budget,
         text: Option<&[usize]>,
+        routes: bool,
     ) -> Result<Vec<gen::leaps::LeapMove>, GenError> {
         let mut s = gen::leaps::Leaps::new(
             self.board(),
@@ -157,6 +159,7 @@ impl Variant {
             DEFAULT_CAPTURE_LIMIT,
             budget,
             text,
+            routes,
         );
         let r = s.run(pos);
         let steps = s.steps as u64;
@@ -174,7 +177,7 @@ impl Variant {
     fn has_move_but_pass(&self, pos: &Position) -> bool {
         if self.leaps {
             return self
-                .leap_moves(pos, &Budget::unlimited(), None)
+                .leap_moves(pos, &Budget::unlimited(), None, false)
                 .map_or(true, |m| !m.is_empty());
         }
         if self.drops_now(pos) {
@@ -257,7 +260,7 @@ impl Variant {
         }
         if self.leaps {
             return Ok(self
-                .leap_moves(pos, budget, text)?
+                .leap_moves(pos, budget, text, true)?
                 .into_iter()
                 .map(|f| Found {
                     mv: f.mv,
