@@ -93,8 +93,9 @@ fuzz_target!(|data: &[u8]| {
 });
 
 /// A FEN built from bytes: the side to move, then two bytes a piece (bit 0: colour, bits 1-2:
-/// man, king, parachutist; then the square number). A square given twice keeps its first
-/// piece, a man on its promotion square is a king, a kind the variant lacks is a man.
+/// the kind, in the order of `Kind::ALL`; then the square number). A square given twice keeps
+/// its first piece, a kind the variant lacks is the variant's first kind, and a man on its
+/// promotion square is a king.
 fn pieces_fen(v: &Variant, bytes: &[u8]) -> String {
     let Some((&side, rest)) = bytes.split_first() else {
         return String::new();
@@ -116,23 +117,20 @@ fn pieces_fen(v: &Variant, bytes: &[u8]) -> String {
         let Some(cell) = v.cell_of_number(n as u32) else {
             continue;
         };
-        let mut kind = match (pair[0] >> 1) % 3 {
-            0 => Kind::Man,
-            1 => Kind::King,
-            _ => Kind::Parachutist,
+        let has = |k: Kind| {
+            let rules = v.rules().piece(k);
+            !rules.moves[color as usize].is_empty() || !rules.captures[color as usize].is_empty()
         };
-        let rules = v.rules().piece(kind);
-        if rules.moves[color as usize].is_empty() && rules.captures[color as usize].is_empty() {
-            kind = Kind::Man;
+        let mut kind = Kind::ALL[usize::from(pair[0] >> 1) % Kind::ALL.len()];
+        if !has(kind) {
+            kind = Kind::ALL.into_iter().find(|&k| has(k)).unwrap_or(Kind::Man);
         }
         if kind == Kind::Man && v.promotion(color).contains(cell) {
             kind = Kind::King;
         }
-        let prefix = match kind {
-            Kind::Man => "",
-            Kind::King => "K",
-            Kind::Parachutist => "P",
-        };
+        let prefix = kind
+            .prefix()
+            .map_or(String::new(), |p| char::from(p).to_string());
         lists[color as usize].push(format!("{prefix}{n}"));
     }
     format!(
