@@ -14,7 +14,8 @@ use common::Rng;
 /// The text forms of a move that must read back as that move.
 fn forms(v: &Variant, d: &DescribedMove, rng: &mut Rng) -> Vec<String> {
     let mut out = vec![d.notation.clone(), d.long.clone()];
-    if !d.mv.is_capture() {
+    // Games whose pieces canter write every landing in a long form (no turning-square form).
+    if !d.mv.is_capture() || v.rules().leaps() {
         return out;
     }
     if d.mv.is_removal() {

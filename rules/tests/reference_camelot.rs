@@ -13,25 +13,28 @@ mod spec;
 
 use std::collections::BTreeSet;
 
-use arbiter_rules::{perft, status, variant, Budget, Color, Position, Status, Variant};
+use arbiter_rules::{perft, status, variant, Budget, Color, Move, Position, Status, Variant};
 
 use spec::{Game, Outcome};
 
 /// A move as both generators can name it: start, end, captured squares.
 type Named = (String, String, BTreeSet<String>);
 
+/// The engine's move `m` in that form.
+fn engine_named(v: &Variant, m: &Move) -> Named {
+    (
+        v.square_name(m.from as usize),
+        v.square_name(m.to as usize),
+        m.captured.iter().map(|c| v.square_name(c)).collect(),
+    )
+}
+
 /// The engine's moves of `pos`.
 fn engine_moves(v: &Variant, pos: &Position) -> BTreeSet<Named> {
     v.legal_moves(pos, &Budget::unlimited())
         .unwrap()
         .iter()
-        .map(|m| {
-            (
-                v.square_name(m.from as usize),
-                v.square_name(m.to as usize),
-                m.captured.iter().map(|c| v.square_name(c)).collect(),
-            )
-        })
+        .map(|m| engine_named(v, m))
         .collect()
 }
 
@@ -98,13 +101,7 @@ fn compare_random_games(g: Game, games: usize, seed: u64) -> (usize, usize, usiz
                 .legal_moves(&e, &Budget::unlimited())
                 .unwrap()
                 .into_iter()
-                .find(|x| {
-                    (
-                        v.square_name(x.from as usize),
-                        v.square_name(x.to as usize),
-                        x.captured.iter().map(|c| v.square_name(c)).collect(),
-                    ) == want
-                })
+                .find(|x| engine_named(v, x) == want)
                 .unwrap();
             p = spec::play(&p, m);
             e = v.play(&e, &em);

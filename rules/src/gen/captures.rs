@@ -171,17 +171,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
 
     /// Why the search stopped early, once it has.
     fn stop_reason(&self) -> GenError {
-        if self.cancelled {
-            GenError::Cancelled
-        } else if self.limit < self.capture_limit {
-            GenError::Budget {
-                limit: self.budget.limit(),
-            }
-        } else {
-            GenError::CaptureLimit {
-                limit: self.capture_limit,
-            }
-        }
+        super::stop_reason(self.cancelled, self.limit, self.capture_limit, self.budget)
     }
 
     /// Generates the captures of every piece of the side to move.

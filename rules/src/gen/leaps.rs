@@ -119,17 +119,12 @@ impl<'a> Leaps<'a> {
 
     /// Why the search stopped early.
     fn stop_reason(&self) -> GenError {
-        if self.budget.cancelled() {
-            GenError::Cancelled
-        } else if self.limit < self.capture_limit {
-            GenError::Budget {
-                limit: self.budget.limit(),
-            }
-        } else {
-            GenError::CaptureLimit {
-                limit: self.capture_limit,
-            }
-        }
+        super::stop_reason(
+            self.budget.cancelled(),
+            self.limit,
+            self.capture_limit,
+            self.budget,
+        )
     }
 
     #[inline]

@@ -14,3 +14,25 @@ pub(crate) mod steps;
 /// far below it (the richest published positions need a few thousand); only constructed
 /// positions with many kings can reach it.
 pub const DEFAULT_CAPTURE_LIMIT: u32 = 8_000_000;
+
+/// Why a search bounded by `limit` steps stopped early: cancelled, its request's budget spent
+/// (`limit` was the budget's remainder, below `capture_limit`), or the capture bound reached.
+pub(crate) fn stop_reason(
+    cancelled: bool,
+    limit: u32,
+    capture_limit: u32,
+    budget: &crate::budget::Budget,
+) -> crate::budget::GenError {
+    use crate::budget::GenError;
+    if cancelled {
+        GenError::Cancelled
+    } else if limit < capture_limit {
+        GenError::Budget {
+            limit: budget.limit(),
+        }
+    } else {
+        GenError::CaptureLimit {
+            limit: capture_limit,
+        }
+    }
+}
