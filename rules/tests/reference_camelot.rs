@@ -170,3 +170,15 @@ fn perft_agrees_with_the_reference() {
         }
     }
 }
+
+#[test]
+#[ignore = "the reference is slow: about 100 s a variant in release mode"]
+fn deep_perft_agrees_with_the_reference() {
+    // Depth 5 from both starts: 540,673,731 (Cam) and 544,189,880 (the knights' game).
+    for g in [Game::Cam, Game::Lovagcsata] {
+        let v = variant(g.id()).unwrap();
+        let r = spec::perft(&g.start(), 5);
+        eprintln!("{} perft(5) = {r}", g.id());
+        assert_eq!(perft(v, &v.start(), 5).unwrap(), r, "{}", g.id());
+    }
+}
