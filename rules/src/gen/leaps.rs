@@ -22,7 +22,7 @@
 
 use std::collections::HashMap;
 
-use crate::bits::Bits;
+use crate::bits::{Bits, MAX_CELLS};
 use crate::board::{Board, NONE};
 use crate::budget::{Budget, GenError};
 use crate::moves::{Jump, Move, Route};
@@ -72,7 +72,7 @@ pub(crate) struct Leaps<'a> {
     /// identity): the destinations of its non-capturing moves with their index in `found`,
     /// and its capturing moves by end and captured set.
     quiet_to: Bits,
-    quiet_at: Vec<u32>,
+    quiet_at: [u32; MAX_CELLS],
     captures_at: HashMap<(u8, Bits), u32>,
 }
 
@@ -112,7 +112,7 @@ impl<'a> Leaps<'a> {
             captures_only: false,
             found: Vec::new(),
             quiet_to: Bits::EMPTY,
-            quiet_at: vec![0; board.id_bound()],
+            quiet_at: [0; MAX_CELLS],
             captures_at: HashMap::new(),
         }
     }
