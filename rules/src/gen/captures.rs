@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use crate::bits::Bits;
+use crate::bits::{Bits, CellSet};
 use crate::board::{Board, Dir, DirSet};
 use crate::budget::{Budget, GenError};
 use crate::moves::{Identity, Jump, Move, Route};
@@ -37,8 +37,8 @@ struct MoveIndex {
 
 /// What a capture sequence has taken so far.
 #[derive(Clone, Copy, Default)]
-struct Seq {
-    captured: Bits,
+struct Seq<S> {
+    captured: S,
     /// Pieces captured.
     n: u32,
     /// Kings captured.
@@ -49,13 +49,11 @@ struct Seq {
     value: u32,
 }
 
-impl Seq {
+impl<S: CellSet> Seq<S> {
     #[inline(always)]
-    fn with(self, victim: usize, is_king: bool, value: u32) -> Seq {
-        let mut captured = self.captured;
-        captured.insert(victim);
+    fn with(self, victim: usize, is_king: bool, value: u32) -> Seq<S> {
         Seq {
-            captured,
+            captured: self.captured.with(victim),
             n: self.n + 1,
             kings: self.kings + is_king as u32,
             king_mask: if is_king && self.n < 32 {
@@ -95,16 +93,17 @@ pub(crate) struct RouteState {
     scratch: Vec<usize>,
 }
 
-/// Search state shared by every piece of the side to move.
-pub(crate) struct Search<'a, const ROUTES: bool> {
+/// Search state shared by every piece of the side to move, in cell sets of the board's width
+/// `S`.
+pub(crate) struct Search<'a, S: CellSet, const ROUTES: bool> {
     board: &'a Board,
     rules: &'a Rules,
     color: usize,
-    promo: Bits,
-    enemy: Bits,
-    enemy_kings: Bits,
+    promo: S,
+    enemy: S,
+    enemy_kings: S,
     /// Every piece on the board except the one capturing.
-    occupied: Bits,
+    occupied: S,
     from: u8,
     start: Kind,
     best: u64,
@@ -127,7 +126,7 @@ pub(crate) struct Search<'a, const ROUTES: bool> {
     index_from: usize,
 }
 
-impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
+impl<'a, S: CellSet, const ROUTES: bool> Search<'a, S, ROUTES> {
     pub(crate) fn new(
         board: &'a Board,
         rules: &'a Rules,
@@ -143,10 +142,10 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             board,
             rules,
             color: me as usize,
-            promo,
-            enemy: pos.side_pieces(them),
-            enemy_kings: pos.pieces(them, Kind::King),
-            occupied: pos.occupied(),
+            promo: S::from_bits(promo),
+            enemy: S::from_bits(pos.side_pieces(them)),
+            enemy_kings: S::from_bits(pos.pieces(them, Kind::King)),
+            occupied: S::from_bits(pos.occupied()),
             from: 0,
             start: Kind::Man,
             best: 0,
@@ -184,36 +183,34 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
                 continue;
             }
             let pr = *self.rules.piece(kind);
-            let mut pieces = pos.pieces(me, kind);
+            let mut pieces = S::from_bits(pos.pieces(me, kind));
             let short = pr.reach == Reach::Short;
             if short {
                 if let Some(shifts) = self.board.shifts() {
                     // Whole-set test: pieces with a capturable piece next to them and an
                     // empty cell behind it, in any capture direction.
-                    let free = self.board.cells().minus(all);
+                    let free = S::from_bits(self.board.cells()).andn(all);
                     let targets = if pr.captures_kings {
                         self.enemy
                     } else {
-                        self.enemy.minus(self.enemy_kings)
+                        self.enemy.andn(self.enemy_kings)
                     };
-                    let mut can = Bits::EMPTY;
+                    let mut can = S::default();
                     for d in pr.captures[self.color].iter() {
                         let off = shifts[d as usize] as i32;
-                        can = can.union(targets.shifted(-off).intersect(free.shifted(-2 * off)));
+                        can = can.or(targets.shift(-off).and(free.shift(-2 * off)));
                     }
-                    pieces = pieces.intersect(can);
+                    pieces = pieces.and(can);
                 }
             }
             let quick = short && self.board.shifts().is_none();
-            for from in pieces.iter() {
+            for from in pieces.cells() {
                 if quick && !self.short_capture_from(from, kind) {
                     continue;
                 }
                 self.from = from as u8;
                 self.start = kind;
-                let mut occ = all;
-                occ.remove(from);
-                self.occupied = occ;
+                self.occupied = all.without(from);
                 self.search(from, kind, Seq::default(), None, None);
                 if self.steps > self.limit {
                     return Err(self.stop_reason());
@@ -232,9 +229,9 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         for d in pr.captures[self.color].iter() {
             let [over, land] = self.board.jump(from, d);
             if land != crate::board::NONE
-                && self.enemy.contains(over as usize)
-                && (!occ.contains(land as usize) || land as usize == from)
-                && (pr.captures_kings || !self.enemy_kings.contains(over as usize))
+                && self.enemy.has(over as usize)
+                && (!occ.has(land as usize) || land as usize == from)
+                && (pr.captures_kings || !self.enemy_kings.has(over as usize))
             {
                 return true;
             }
@@ -244,16 +241,15 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
 
     /// Whether the piece on `cell` blocks a line, given the pieces captured so far.
     #[inline(always)]
-    fn blocked(&self, cell: usize, captured: Bits) -> bool {
-        self.occupied.contains(cell)
-            && !(self.rules.removal == Removal::Immediate && captured.contains(cell))
+    fn blocked(&self, cell: usize, captured: S) -> bool {
+        self.occupied.has(cell) && !(self.rules.removal == Removal::Immediate && captured.has(cell))
     }
 
     #[inline(always)]
-    fn capturable(&self, cell: usize, kind: Kind, captured: Bits) -> bool {
-        self.enemy.contains(cell)
-            && !captured.contains(cell)
-            && (self.rules.piece(kind).captures_kings || !self.enemy_kings.contains(cell))
+    fn capturable(&self, cell: usize, kind: Kind, captured: S) -> bool {
+        self.enemy.has(cell)
+            && !captured.has(cell)
+            && (self.rules.piece(kind).captures_kings || !self.enemy_kings.has(cell))
     }
 
     /// Finds the piece a capture in direction `d` from `cur` would take, and the range of
@@ -264,7 +260,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         cur: usize,
         kind: Kind,
         d: Dir,
-        captured: Bits,
+        captured: S,
     ) -> Option<(usize, &'a [u8], usize, usize)> {
         let board: &'a Board = self.board;
         let ray = board.ray(cur, d);
@@ -309,7 +305,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
     /// there (a man crowned under the END rule).
     #[inline(always)]
     fn continues_as(&self, kind: Kind, cell: usize) -> Option<Kind> {
-        if kind == Kind::Man && self.promo.contains(cell) {
+        if kind == Kind::Man && self.promo.has(cell) {
             match self.rules.mid_capture_promotion {
                 MidCapturePromotion::End => None,
                 MidCapturePromotion::Pass => Some(Kind::Man),
@@ -321,7 +317,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
     }
 
     /// Whether a further capture exists from `cell`.
-    fn can_continue(&self, cell: usize, kind: Kind, captured: Bits, n: u32, last: Dir) -> bool {
+    fn can_continue(&self, cell: usize, kind: Kind, captured: S, n: u32, last: Dir) -> bool {
         let Some(kind) = self.continues_as(kind, cell) else {
             return false;
         };
@@ -351,7 +347,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
         &mut self,
         cur: usize,
         kind: Kind,
-        seq: Seq,
+        seq: Seq<S>,
         last: Option<Dir>,
         straight: Option<Dir>,
     ) -> bool {
@@ -387,7 +383,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
                 continue;
             };
             found = true;
-            let is_king = self.enemy_kings.contains(victim);
+            let is_king = self.enemy_kings.has(victim);
             let next = seq.with(victim, is_king, self.value_of(is_king));
             // Landing rule (a capture goes on): where a further capture is possible from some
             // landing cells, only those are allowed.
@@ -440,7 +436,15 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
     }
 
     #[inline(always)]
-    fn land(&mut self, cell: usize, kind: Kind, seq: Seq, d: Dir, not_first: bool, repeat: bool) {
+    fn land(
+        &mut self,
+        cell: usize,
+        kind: Kind,
+        seq: Seq<S>,
+        d: Dir,
+        not_first: bool,
+        repeat: bool,
+    ) {
         let straight = not_first.then_some(d);
         let continued = match self.continues_as(kind, cell) {
             Some(next) => self.search(cell, next, seq, Some(d), straight),
@@ -451,7 +455,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             if self.start == Kind::King {
                 becomes = Kind::King;
             }
-            if kind == Kind::King || (becomes == Kind::Man && self.promo.contains(cell)) {
+            if kind == Kind::King || (becomes == Kind::Man && self.promo.has(cell)) {
                 becomes = Kind::King;
             }
             self.record(cell, becomes, seq);
@@ -469,7 +473,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
     }
 
     #[inline(always)]
-    fn key(&self, seq: &Seq) -> u64 {
+    fn key(&self, seq: &Seq<S>) -> u64 {
         let mut key = 0u64;
         for p in &self.rules.precedence {
             key = match p {
@@ -498,7 +502,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
     }
 
     #[inline(always)]
-    fn record(&mut self, to: usize, becomes: Kind, seq: Seq) {
+    fn record(&mut self, to: usize, becomes: Kind, seq: Seq<S>) {
         let key = self.key(&seq);
         if key < self.best {
             return;
@@ -521,7 +525,7 @@ impl<'a, const ROUTES: bool> Search<'a, ROUTES> {
             to: to as u8,
             piece: self.start,
             becomes,
-            captured: seq.captured,
+            captured: seq.captured.to_bits(),
         };
         if !self.dedup {
             self.out.push(m);
@@ -584,13 +588,13 @@ mod tests {
 
     /// A capture search of `pos` into `out`, with the hash table used from move `index_from`
     /// on.
-    fn searcher<'a, const ROUTES: bool>(
+    fn searcher<'a, S: CellSet, const ROUTES: bool>(
         v: &'a Variant,
         pos: &Position,
         budget: &'a Budget,
         out: &'a mut Vec<Move>,
         index_from: usize,
-    ) -> Search<'a, ROUTES> {
+    ) -> Search<'a, S, ROUTES> {
         let promo = v.promotion(pos.side());
         let limit = crate::gen::DEFAULT_CAPTURE_LIMIT;
         let mut s = Search::new(v.board(), v.rules(), promo, pos, limit, budget, out);
@@ -601,9 +605,11 @@ mod tests {
     /// The moves and canonical routes of the capture search of `pos` (with and without
     /// routes, which must find the same moves), the hash table used from move `index_from`
     /// on; nothing when the search needs more than its budget.
+    /// The plain search runs in the widest sets, the one with routes in the board's own
+    /// width, so that the two widths are compared too.
     fn search(v: &Variant, pos: &Position, index_from: usize) -> (Vec<Move>, Vec<Route>) {
         let (budget, mut out) = (Budget::new(2_000_000), Vec::new());
-        let plain = searcher::<false>(v, pos, &budget, &mut out, index_from).run(pos);
+        let plain = searcher::<Bits, false>(v, pos, &budget, &mut out, index_from).run(pos);
         let (budget, mut routed) = (Budget::new(2_000_000), Vec::new());
         let mut rs = RouteState::default();
         let notation = Notation {
@@ -611,9 +617,11 @@ mod tests {
             text: None,
             partly: false,
         };
-        let with_routes = searcher::<true>(v, pos, &budget, &mut routed, index_from)
-            .with_notation(notation, &mut rs)
-            .run(pos);
+        let with_routes = crate::gen::by_width!(v.board(), S => {
+            searcher::<S, true>(v, pos, &budget, &mut routed, index_from)
+                .with_notation(notation, &mut rs)
+                .run(pos)
+        });
         if plain.is_err() || with_routes.is_err() {
             return (Vec::new(), Vec::new());
         }

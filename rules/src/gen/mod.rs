@@ -9,6 +9,30 @@ pub(crate) mod leaps;
 pub(crate) mod removals;
 pub(crate) mod steps;
 
+/// Runs `$body` with `$S` the cell-set type of `$board`'s width ([`CellSet`](crate::bits::CellSet)):
+/// `u64` for boards of up to 64 cell ids, `u128` for up to 128, [`Bits`](crate::bits::Bits)
+/// above. The general generators are monomorphised over it, so the wide storage set costs
+/// the narrower boards nothing in their loops.
+macro_rules! by_width {
+    ($board:expr, $S:ident => $body:expr) => {
+        match $board.id_bound() {
+            0..=64 => {
+                type $S = u64;
+                $body
+            }
+            65..=128 => {
+                type $S = u128;
+                $body
+            }
+            _ => {
+                type $S = $crate::bits::Bits;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use by_width;
+
 /// Default bound on the capture search, in search steps per position (a step: a node of the
 /// search, or a landing square a flying king probes for a further capture). Real games stay
 /// far below it (the richest published positions need a few thousand); only constructed

@@ -1,6 +1,6 @@
 //! Non-capturing moves: single steps and slides along the direction links.
 
-use crate::bits::Bits;
+use crate::bits::{Bits, CellSet};
 use crate::board::{Board, DirSet, NONE};
 use crate::moves::Move;
 use crate::position::{Color, Kind, Position};
@@ -18,23 +18,28 @@ pub(crate) fn quiet_moves(
     pos: &Position,
     out: &mut Vec<Move>,
 ) {
-    if rules.far_rank_frozen || !board.step_only().is_empty() {
-        quiet_moves_of::<true>(board, rules, promo, pos, out)
-    } else {
-        quiet_moves_of::<false>(board, rules, promo, pos, out)
-    }
+    let rare = rules.far_rank_frozen || !board.step_only().is_empty();
+    super::by_width!(board, S => {
+        let promo = S::from_bits(promo);
+        if rare {
+            quiet_moves_of::<S, true>(board, rules, promo, pos, out)
+        } else {
+            quiet_moves_of::<S, false>(board, rules, promo, pos, out)
+        }
+    })
 }
 
-fn quiet_moves_of<const RARE: bool>(
+/// [`quiet_moves`] in cell sets of the board's width `S`.
+fn quiet_moves_of<S: CellSet, const RARE: bool>(
     board: &Board,
     rules: &Rules,
-    promo: Bits,
+    promo: S,
     pos: &Position,
     out: &mut Vec<Move>,
 ) {
     let me = pos.side();
     let c = me as usize;
-    let occ = pos.occupied();
+    let occ = S::from_bits(pos.occupied());
     let run = pos.king_run(me);
     let restricted = rules.king_quiet_limit != 0
         && run.count >= rules.king_quiet_limit
@@ -48,22 +53,22 @@ fn quiet_moves_of<const RARE: bool>(
         if dirs.is_empty() {
             continue;
         }
-        let mut pieces = pos.pieces(me, kind);
+        let mut pieces = S::from_bits(pos.pieces(me, kind));
         if kind == Kind::King && restricted {
-            pieces.remove(run.cell as usize);
+            pieces = pieces.without(run.cell as usize);
         }
         if RARE && kind == Kind::Man && rules.far_rank_frozen {
             let far = match me {
                 Color::White => board.height() - 1,
                 Color::Black => 0,
             };
-            pieces = pieces.minus(board.rank(far));
+            pieces = pieces.andn(S::from_bits(board.rank(far)));
         }
         let step = |from: usize, to: usize| Move {
             from: from as u8,
             to: to as u8,
             piece: kind,
-            becomes: if kind == Kind::Man && promo.contains(to) {
+            becomes: if kind == Kind::Man && promo.has(to) {
                 Kind::King
             } else {
                 kind
@@ -73,10 +78,10 @@ fn quiet_moves_of<const RARE: bool>(
         match (pr.range, board.shifts()) {
             (Range::Step, Some(shifts)) => {
                 // Whole-set steps: every piece moved one cell in each direction at once.
-                let free = board.cells().minus(occ);
+                let free = S::from_bits(board.cells()).andn(occ);
                 for d in dirs.iter() {
                     let off = shifts[d as usize] as i32;
-                    for to in pieces.shifted(off).intersect(free).iter() {
+                    for to in pieces.shift(off).and(free).cells() {
                         out.push(step((to as i32 - off) as usize, to));
                     }
                 }
@@ -84,16 +89,16 @@ fn quiet_moves_of<const RARE: bool>(
             (Range::Step, None) => {
                 // Step-only links (Seth's arc) serve pieces that step in every direction.
                 let arcs = RARE && dirs == DirSet::ALL && !board.step_only().is_empty();
-                for from in pieces.iter() {
+                for from in pieces.cells() {
                     for d in dirs.iter() {
                         let to = board.next(from, d);
-                        if to != NONE && !occ.contains(to as usize) {
+                        if to != NONE && !occ.has(to as usize) {
                             out.push(step(from, to as usize));
                         }
                     }
                     if arcs {
                         for to in board.step_only_from(from) {
-                            if !occ.contains(to) {
+                            if !occ.has(to) {
                                 out.push(step(from, to));
                             }
                         }
@@ -102,24 +107,24 @@ fn quiet_moves_of<const RARE: bool>(
             }
             (Range::Line, _) => {
                 // The line ahead of the tail: own men, then the cell the head steps onto.
-                let men = pos.pieces(me, Kind::Man);
-                for from in pieces.iter() {
+                let men = S::from_bits(pos.pieces(me, Kind::Man));
+                for from in pieces.cells() {
                     for d in dirs.iter() {
                         let mut to = board.next(from, d);
-                        while to != NONE && men.contains(to as usize) {
+                        while to != NONE && men.has(to as usize) {
                             to = board.next(to as usize, d);
                         }
-                        if to != NONE && !occ.contains(to as usize) {
+                        if to != NONE && !occ.has(to as usize) {
                             out.push(step(from, to as usize));
                         }
                     }
                 }
             }
             (Range::Slide, _) => {
-                for from in pieces.iter() {
+                for from in pieces.cells() {
                     for d in dirs.iter() {
                         for &to in board.ray(from, d) {
-                            if occ.contains(to as usize) {
+                            if occ.has(to as usize) {
                                 break;
                             }
                             out.push(step(from, to as usize));

@@ -594,7 +594,8 @@ impl Variant {
         let mut out = Vec::new();
         let mut rs = gen::captures::RouteState::default();
         let steps = {
-            let mut s = gen::captures::Search::<true>::new(
+            // Not a hot path: the storage width serves every board.
+            let mut s = gen::captures::Search::<crate::bits::Bits, true>::new(
                 self.board(),
                 rules,
                 self.promotion(pos.side()),

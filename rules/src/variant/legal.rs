@@ -108,8 +108,8 @@ impl Variant {
             return Ok(());
         }
         let promo = self.promotion(pos.side());
-        let steps = {
-            let mut s = gen::captures::Search::<false>::new(
+        let steps = gen::by_width!(self.board(), S => {
+            let mut s = gen::captures::Search::<S, false>::new(
                 self.board(),
                 self.rules(),
                 promo,
@@ -125,7 +125,7 @@ impl Variant {
                 let _ = budget.charge(steps as u64);
             })?;
             steps
-        };
+        });
         let no_return = self.rules().no_return;
         if no_return {
             out.retain(|m| !returns(pos, m));
@@ -186,7 +186,7 @@ impl Variant {
         let mut out = Vec::new();
         let promo = self.promotion(pos.side());
         let budget = Budget::unlimited();
-        let found = gen::captures::Search::<false>::new(
+        let found = gen::by_width!(self.board(), S => gen::captures::Search::<S, false>::new(
             self.board(),
             self.rules(),
             promo,
@@ -195,7 +195,7 @@ impl Variant {
             &budget,
             &mut out,
         )
-        .run(pos);
+        .run(pos));
         if found.is_err() {
             return true;
         }
@@ -272,8 +272,8 @@ impl Variant {
         }
         let promo = self.promotion(pos.side());
         let mut rs = gen::captures::RouteState::default();
-        let steps = {
-            let mut s = gen::captures::Search::<true>::new(
+        let steps = gen::by_width!(self.board(), S => {
+            let mut s = gen::captures::Search::<S, true>::new(
                 self.board(),
                 self.rules(),
                 promo,
@@ -296,7 +296,7 @@ impl Variant {
                 let _ = budget.charge(steps as u64);
             })?;
             s.steps
-        };
+        });
         let (routes, named) = (rs.routes, rs.named);
         let no_return = self.rules().no_return;
         let mut found: Vec<Found> = out

@@ -1,9 +1,9 @@
 //! The capture search of the narrow generator: short and flying pieces, both removal
 //! timings, mid-capture promotion and precedence.
 
-use super::cells::CellSet;
 use super::moves::{NarrowMove, Pos};
 use super::tables::{KeyKind, Slots, Tables};
+use crate::bits::CellSet;
 use crate::board::Dir;
 use crate::budget::GenError;
 use crate::rules::{MidCapturePromotion, Precedence};

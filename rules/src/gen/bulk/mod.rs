@@ -31,13 +31,13 @@
 #![allow(clippy::needless_range_loop)]
 
 mod captures;
-mod cells;
+
 mod moves;
 mod perft;
 mod quiet;
 mod tables;
 
-pub use cells::CellSet;
+pub use crate::bits::CellSet;
 pub use moves::NarrowMove;
 pub use tables::Tables;
 

@@ -1,6 +1,6 @@
 //! Positions and moves of the narrow generator.
 
-use super::cells::CellSet;
+use crate::bits::CellSet;
 use crate::position::{Color, Kind, Position};
 
 /// A position of the narrow generator.

@@ -1,11 +1,11 @@
 //! Perft and move counting by the narrow generator, with bulk counting at the last ply.
 
 use super::captures::captures;
-use super::cells::CellSet;
 use super::moves::{play, NarrowMove, Pos};
 use super::quiet::{count_quiet, quiet};
 use super::tables::Tables;
 use super::Bulk;
+use crate::bits::CellSet;
 use crate::budget::{Budget, GenError};
 use crate::gen::DEFAULT_CAPTURE_LIMIT;
 use crate::position::{Kind, Position};

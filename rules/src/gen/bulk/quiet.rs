@@ -1,8 +1,8 @@
 //! The non-capturing moves of the narrow generator: listed, or counted by popcounts.
 
-use super::cells::CellSet;
 use super::moves::{NarrowMove, Pos};
 use super::tables::Tables;
+use crate::bits::CellSet;
 
 /// The quiet moves of `p` into `out` (appended).
 pub(super) fn quiet<S: CellSet>(t: &Tables<S>, p: &Pos<S>, out: &mut Vec<NarrowMove<S>>) {

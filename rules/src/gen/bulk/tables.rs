@@ -1,9 +1,9 @@
 //! The ruleset compiled for the narrow generator ([`Tables`]), and the choice of a
 //! variant's narrow generator ([`Bulk::of`]).
 
-use super::cells::CellSet;
 use super::Bulk;
 use crate::bits::Bits;
+use crate::bits::CellSet;
 use crate::board::{Dir, DIRS};
 use crate::position::Kind;
 use crate::rules::Rules;
