@@ -22,6 +22,7 @@ pub enum DrawCode {
     NoProgress40,
     NoProgress20,
     NoProgress15,
+    NoProgress50,
     ThreeKingsRio12,
     Frisian2v1,
     Frisian1v1,
@@ -42,6 +43,7 @@ impl DrawCode {
             DrawCode::NoProgress40 => "NO_PROGRESS_40",
             DrawCode::NoProgress20 => "NO_PROGRESS_20",
             DrawCode::NoProgress15 => "NO_PROGRESS_15",
+            DrawCode::NoProgress50 => "NO_PROGRESS_50",
             DrawCode::ThreeKingsRio12 => "THREE_KINGS_RIO_12",
             DrawCode::Frisian2v1 => "FRISIAN_2V1_7",
             DrawCode::Frisian1v1 => "FRISIAN_1V1",
@@ -56,6 +58,9 @@ pub enum Reset {
     ManMoveOrCapture,
     /// Any capture or promotion (Portuguese: man moves do not reset).
     CaptureOrPromotion,
+    /// Any capture, or a piece entering the opponent's castle (Camelot; a castle move inside
+    /// it is not an entry).
+    CaptureOrCastleEntry,
 }
 
 /// A material pattern for one side.
@@ -172,6 +177,9 @@ impl DrawRule {
                 match reset {
                     Reset::ManMoveOrCapture => "a man move or a capture",
                     Reset::CaptureOrPromotion => "a capture or a promotion",
+                    Reset::CaptureOrCastleEntry => {
+                        "a capture or a piece entering the opponent's castle"
+                    }
                 }
             ),
             DrawKind::Balance { pieces, plies } => format!(
@@ -495,6 +503,23 @@ pub fn portuguese() -> Vec<DrawRule> {
 /// Repetition only (Thai, anti variants; lidraughts' Antidraughts).
 pub fn repetition_only(text: &'static str) -> Vec<DrawRule> {
     vec![repetition(3, false, text)]
+}
+
+/// Camelot (World Camelot Federation): threefold repetition, and 50 moves each without a
+/// capture or a piece entering the opponent's castle.
+pub fn camelot(repetition_text: &'static str, fifty: &'static str) -> Vec<DrawRule> {
+    vec![
+        repetition(3, false, repetition_text),
+        DrawRule {
+            code: DrawCode::NoProgress50,
+            kind: DrawKind::NoProgress {
+                plies: 100,
+                reset: Reset::CaptureOrCastleEntry,
+            },
+            claim: false,
+            text: fifty,
+        },
+    ]
 }
 
 /// Frisian (lidraughts).

@@ -36,6 +36,12 @@ pub enum EndCode {
     BothBlocked,
     /// A side took the opponent's castle (the Camelot family).
     CastleTaken,
+    /// Neither side has pieces enough left to win: a draw (Camelot: one piece each, or one
+    /// against none).
+    InsufficientMaterial,
+    /// The side to move has no legal move, but the opponent has too few pieces left to win
+    /// by it: a draw (Camelot).
+    StalemateDraw,
 }
 
 impl EndCode {
@@ -49,6 +55,8 @@ impl EndCode {
             EndCode::LastStoneOnGoal => "LAST_STONE_ON_GOAL",
             EndCode::BothBlocked => "BOTH_BLOCKED",
             EndCode::CastleTaken => "CASTLE_TAKEN",
+            EndCode::InsufficientMaterial => "INSUFFICIENT_MATERIAL",
+            EndCode::StalemateDraw => "STALEMATE_DRAW",
         }
     }
 }
@@ -86,6 +94,15 @@ pub enum EndKind {
     /// (Cam), the first piece to enter it wins, even in the middle of a move (a move ends on
     /// entering the enemy castle).
     CastleTaken,
+    /// Neither side has more than this many pieces on the board (and none in hand): the game
+    /// is drawn. Placed before [`EndKind::AllCaptured`], it makes capturing every enemy piece
+    /// a win only for a side that keeps more (Camelot: one).
+    AtMostPiecesEach(u8),
+    /// The side to move has no legal move other than a pass and the opponent has fewer than
+    /// this many pieces: the game is drawn instead of lost (Camelot: a stalemate wins only for
+    /// a side with two pieces or more). Needs move generation, for positions where the
+    /// opponent is that short only.
+    StalemateNeedsPieces(u8),
 }
 
 impl EndKind {
@@ -100,7 +117,9 @@ impl EndKind {
             | EndKind::AllCaptured
             | EndKind::LastStoneArrives(_)
             | EndKind::BothBlocked
-            | EndKind::CastleTaken => false,
+            | EndKind::CastleTaken
+            | EndKind::AtMostPiecesEach(_)
+            | EndKind::StalemateNeedsPieces(_) => false,
         }
     }
 }
@@ -189,6 +208,14 @@ impl EndRule {
                     _ => None,
                 }
             }
+            EndKind::AtMostPiecesEach(n) => Color::BOTH
+                .into_iter()
+                .all(|c| pos.hand(c) == 0 && pos.side_pieces(c).len() <= n as u32)
+                .then_some(EndOutcome::Draw),
+            EndKind::StalemateNeedsPieces(n) => {
+                (pos.side_pieces(pos.side().opponent()).len() < n as u32 && !can_move(pos))
+                    .then_some(EndOutcome::Draw)
+            }
             EndKind::LoneKingsDraw => (pos.occupied().len() == 2
                 && pos.pieces(Color::White, Kind::King).len() == 1
                 && pos.pieces(Color::Black, Kind::King).len() == 1)
@@ -220,6 +247,17 @@ impl EndRule {
             }
             EndKind::BothBlocked => {
                 "when neither side has a legal move other than a pass, the game is drawn"
+            }
+            EndKind::AtMostPiecesEach(1) => {
+                "when neither side has more than one piece left, the game is drawn (so \
+                 capturing every enemy piece wins only for a side that keeps two or more)"
+            }
+            EndKind::AtMostPiecesEach(_) => {
+                "when neither side has more pieces left than the rule's bound, the game is drawn"
+            }
+            EndKind::StalemateNeedsPieces(_) => {
+                "a side left without a legal move loses only to an opponent with two pieces or \
+                 more; against a lone piece the game is drawn"
             }
             EndKind::LastStoneArrives(_) => {
                 "a side that moves its last remaining stone onto the goal point (a step, or a \
@@ -298,6 +336,41 @@ pub fn castle_or_all_captured(castle: &'static str, all: &'static str) -> Vec<En
             code: EndCode::AllCaptured,
             kind: EndKind::AllCaptured,
             text: all,
+        },
+    ]
+}
+
+/// Camelot (World Camelot Federation): a side that occupies both squares of the opponent's
+/// castle wins (`CASTLE_TAKEN`); neither side with more than one piece is a draw
+/// (`INSUFFICIENT_MATERIAL`), so capturing every enemy piece wins (`ALL_CAPTURED`) only with
+/// two pieces or more, and so does leaving the opponent without a move (else
+/// `STALEMATE_DRAW`).
+pub fn camelot(
+    castle: &'static str,
+    material: &'static str,
+    all: &'static str,
+    stalemate: &'static str,
+) -> Vec<EndRule> {
+    vec![
+        EndRule {
+            code: EndCode::CastleTaken,
+            kind: EndKind::CastleTaken,
+            text: castle,
+        },
+        EndRule {
+            code: EndCode::InsufficientMaterial,
+            kind: EndKind::AtMostPiecesEach(1),
+            text: material,
+        },
+        EndRule {
+            code: EndCode::AllCaptured,
+            kind: EndKind::AllCaptured,
+            text: all,
+        },
+        EndRule {
+            code: EndCode::StalemateDraw,
+            kind: EndKind::StalemateNeedsPieces(2),
+            text: stalemate,
         },
     ]
 }

@@ -174,6 +174,8 @@ pub struct Tracker<'v> {
     since_man_or_capture: u32,
     /// Plies since the last capture or promotion.
     since_capture_or_promotion: u32,
+    /// Plies since the last capture or entry into the opponent's castle.
+    since_capture_or_castle_entry: u32,
     /// Plies without capture or promotion while both sides have kings.
     balance: u32,
     /// Per draw rule: plies since its endgame configuration arose, while it holds.
@@ -200,6 +202,7 @@ impl<'v> Tracker<'v> {
             count: 1,
             since_man_or_capture: 0,
             since_capture_or_promotion: 0,
+            since_capture_or_castle_entry: 0,
             balance: 0,
             endgame,
             claimable: Vec::new(),
@@ -231,6 +234,12 @@ impl<'v> Tracker<'v> {
         } else {
             self.since_capture_or_promotion += 1;
         }
+        let castle = self.variant.castle(before.side().opponent());
+        if m.is_capture() || (castle.contains(m.to as usize) && !castle.contains(m.from as usize)) {
+            self.since_capture_or_castle_entry = 0;
+        } else {
+            self.since_capture_or_castle_entry += 1;
+        }
         if !both_have_kings(after) || !both_have_kings(before) || progress {
             self.balance = 0;
         } else {
@@ -260,6 +269,7 @@ impl<'v> Tracker<'v> {
                     let c = match reset {
                         Reset::ManMoveOrCapture => self.since_man_or_capture,
                         Reset::CaptureOrPromotion => self.since_capture_or_promotion,
+                        Reset::CaptureOrCastleEntry => self.since_capture_or_castle_entry,
                     };
                     c >= *plies as u32
                 }

@@ -139,6 +139,9 @@ pub struct Setup {
     pub hand: Option<[u8; 2]>,
     /// Each side's last move `(from, to)` (the FEN's `L` field), under the no-return rule.
     pub last: [Option<(usize, usize)>; 2],
+    /// Castle moves White and Black have made (the FEN's `C` field), under a castle-move
+    /// limit ([`crate::rules::Castles::moves`]); `None` = none.
+    pub castle_moves: Option<[u8; 2]>,
 }
 
 /// A checked position.
@@ -157,6 +160,9 @@ pub struct Position {
     /// Each side's last move, `[from, to]` ([`crate::board::NONE`]s when unknown), kept only
     /// under the no-return rule (BrainKing's Alquerque).
     pub(crate) last: [[u8; 2]; 2],
+    /// Castle moves each side has made (Camelot; 0 elsewhere): part of the position, since a
+    /// side may make only so many in a game.
+    pub(crate) castle_moves: [u8; 2],
 }
 
 impl Position {
@@ -179,6 +185,7 @@ impl Position {
             king_run: [KingRun::default(); 2],
             hand: [0; 2],
             last: [[crate::board::NONE; 2]; 2],
+            castle_moves: [0; 2],
         }
     }
 
@@ -256,6 +263,12 @@ impl Position {
     #[inline(always)]
     pub fn hand(&self, color: Color) -> u8 {
         self.hand[color as usize]
+    }
+
+    /// The castle moves `color` has made (Camelot).
+    #[inline(always)]
+    pub fn castle_moves(&self, color: Color) -> u8 {
+        self.castle_moves[color as usize]
     }
 
     /// The last move of `color` (from, to), where the no-return rule keeps it.

@@ -104,11 +104,16 @@ impl PieceRules {
 ///   this move, whatever captures are possible elsewhere; it must capture on its way out if it
 ///   can.
 /// - A piece that lands in the opponent's castle ends its move there, even in the middle of a
-///   canter or a capture, and never moves again.
+///   canter or a capture, and never leaves it: its only moves are castle moves, steps between
+///   two squares of that castle, of which a side may make [`Castles::moves`] in a game (a
+///   count each position keeps, written in the FEN's `C` field).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Castles {
     /// Each side's own castle squares, by algebraic name: `[white's, black's]`.
     pub squares: [&'static [&'static str]; 2],
+    /// Castle moves a side may make in a game (Camelot: 2; 0 where a piece in the enemy
+    /// castle never moves again).
+    pub moves: u8,
 }
 
 /// When captured pieces leave the board (P9).

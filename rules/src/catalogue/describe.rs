@@ -146,9 +146,18 @@ impl Variant {
                      capture, and a piece in its own castle must leave it on its side's next \
                      move, even if that means not capturing elsewhere (capturing on its way out \
                      if it can); a piece that lands on the opponent's castle ends its move \
-                     there",
+                     there{}",
                     c.squares[0].join(" and "),
-                    c.squares[1].join(" and ")
+                    c.squares[1].join(" and "),
+                    match c.moves {
+                        0 => String::new(),
+                        n => format!(
+                            " and never leaves that castle; it may step to another of its \
+                             squares (a castle move, not a capture, so a capture elsewhere comes \
+                             first), at most {n} times per side in a game (the FEN's C field \
+                             counts them)"
+                        ),
+                    }
                 ),
             ));
             out.push((

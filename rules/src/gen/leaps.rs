@@ -12,7 +12,9 @@
 //! then every legal move captures (capture sequences, and charges that capture). A piece of
 //! the side to move standing in its own castle must leave it this move, whatever captures
 //! there are elsewhere, and must capture on its way out if a capture takes it out. A piece
-//! that lands in the enemy castle ends its move there; it never moves again.
+//! that lands in the enemy castle ends its move there and never leaves that castle: where the
+//! rules allow castle moves ([`crate::rules::Castles::moves`]), it may step to another square
+//! of it while its side has castle moves left and no capture to make.
 //!
 //! Every route is enumerated (depth first, no square twice), and routes are collapsed by
 //! move identity (start, end, captured set), piece by piece: a non-capturing move by its end
@@ -164,6 +166,36 @@ impl<'a> Leaps<'a> {
         for cell in movers.iter() {
             let kind = self.kind_at(pos, cell);
             self.piece(cell, kind, obliged)?;
+        }
+        let allowed = self.rules.castles.map_or(0, |c| c.moves);
+        if !obliged && pos.castle_moves(self.color) < allowed {
+            for cell in self.own.intersect(self.enemy_castle).iter() {
+                let kind = self.kind_at(pos, cell);
+                self.castle_moves(cell, kind)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The castle moves of the piece of `kind` standing in the enemy castle on `from`: steps
+    /// to an empty square of the same castle. They are not captures, so a capture elsewhere
+    /// takes precedence.
+    fn castle_moves(&mut self, from: usize, kind: Kind) -> Result<(), GenError> {
+        self.from = from;
+        self.kind = kind;
+        self.captures_only = false;
+        self.legs.clear();
+        self.quiet_to = Bits::EMPTY;
+        self.captures_at.clear();
+        for d in self.rules.piece(kind).moves[self.color as usize].iter() {
+            let to = self.board.next(from, d);
+            if to != NONE
+                && self.enemy_castle.contains(to as usize)
+                && !self.occupied.contains(to as usize)
+            {
+                self.step()?;
+                self.emit(to as usize, Bits::EMPTY);
+            }
         }
         Ok(())
     }

@@ -319,6 +319,18 @@ impl Variant {
                     }
                     continue;
                 }
+                Some('C') | Some('c') => {
+                    // Castle moves made, White's and Black's: `C1,0`.
+                    let bad = || FenError {
+                        at,
+                        kind: FenErrorKind::BadField(clip(f)),
+                    };
+                    let (w, b) = chars.as_str().split_once(',').ok_or_else(bad)?;
+                    let w: u8 = w.trim().parse().map_err(|_| bad())?;
+                    let b: u8 = b.trim().parse().map_err(|_| bad())?;
+                    setup.castle_moves = Some([w, b]);
+                    continue;
+                }
                 Some('S') | Some('s') => {
                     let bad = || FenError {
                         at,
@@ -515,12 +527,16 @@ impl Variant {
         out.extend_from_slice(&buf[1..n.max(3)]);
     }
 
-    /// The end of a FEN after the two lists: the hands and the last moves, where they matter.
+    /// The end of a FEN after the two lists: the hands, the castle moves and the last moves,
+    /// where they matter.
     fn fen_rest_into(&self, pos: &Position, out: &mut Vec<u8>) {
         // Writing to a Vec cannot fail.
         use std::io::Write;
         if pos.hand != [0, 0] {
             let _ = write!(out, ":S{},{}", pos.hand[0], pos.hand[1]);
+        }
+        if pos.castle_moves != [0, 0] {
+            let _ = write!(out, ":C{},{}", pos.castle_moves[0], pos.castle_moves[1]);
         }
         let last = Color::BOTH.map(|c| pos.last_move(c));
         if last.iter().any(Option::is_some) {

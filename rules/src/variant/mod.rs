@@ -186,6 +186,14 @@ pub enum PositionError {
     NoDrops,
     /// Last moves (the L field) in a variant without the no-return rule.
     NoLastMoves,
+    /// Castle moves (the C field) in a variant without castle moves.
+    NoCastleMoves,
+    /// More castle moves than a side may make.
+    TooManyCastleMoves {
+        color: &'static str,
+        made: u8,
+        limit: u8,
+    },
     /// A side's last move does not end on one of its pieces.
     BadLastMove { color: &'static str, to: String },
     /// More stones in hand and on the board than a side has.
@@ -229,6 +237,14 @@ impl std::fmt::Display for PositionError {
             PositionError::BadLastMove { color, to } => write!(
                 f,
                 "{color}'s last move must end on a piece of {color}'s, but {to} is not one"
+            ),
+            PositionError::NoCastleMoves => write!(
+                f,
+                "castle moves (the C field) are given, but this variant has no castle moves"
+            ),
+            PositionError::TooManyCastleMoves { color, made, limit } => write!(
+                f,
+                "{color} is given {made} castle moves, but a side may make only {limit} in a game"
             ),
             PositionError::NoDrops => write!(
                 f,
@@ -619,6 +635,22 @@ impl Variant {
             }
             p.hand = hand;
         }
+        if let Some(made) = setup.castle_moves {
+            let limit = self.rules().castles.map_or(0, |c| c.moves);
+            if limit == 0 && made != [0, 0] {
+                return Err(PositionError::NoCastleMoves);
+            }
+            for color in Color::BOTH {
+                if made[color as usize] > limit {
+                    return Err(PositionError::TooManyCastleMoves {
+                        color: color.name(),
+                        made: made[color as usize],
+                        limit,
+                    });
+                }
+            }
+            p.castle_moves = made;
+        }
         for color in Color::BOTH {
             let Some((from, to)) = setup.last[color as usize] else {
                 continue;
@@ -762,6 +794,10 @@ impl Variant {
             if their_to != crate::board::NONE && m.captured.contains(their_to as usize) {
                 p.last[them] = [crate::board::NONE; 2];
             }
+        }
+        if self.leaps && self.castles[them].contains(m.from as usize) {
+            // A castle move: a step inside the enemy castle, the only move a piece there has.
+            p.castle_moves[me] = p.castle_moves[me].saturating_add(1);
         }
         if self.spec.rules.king_quiet_limit != 0 {
             let limit = self.spec.rules.king_quiet_limit;
