@@ -189,3 +189,59 @@ fn the_most_canter_routes_fit_the_request_budget() {
     );
     assert!(b.used() < DEFAULT_WORK_BUDGET / 2, "{} units", b.used());
 }
+
+/// On Camelot's 160 squares the same lattice, over the whole board (castles left empty), gives
+/// a knight more canter routes than any request could search: the search's per-position bound
+/// stops it within the request's budget, quickly (a 422 naming the bound).
+#[test]
+fn camelot_canter_lattices_hit_the_request_budget() {
+    let ranks: [(u8, u8); 16] = [
+        (5, 6),
+        (2, 9),
+        (1, 10),
+        (0, 11),
+        (0, 11),
+        (0, 11),
+        (0, 11),
+        (0, 11),
+        (0, 11),
+        (0, 11),
+        (0, 11),
+        (0, 11),
+        (0, 11),
+        (1, 10),
+        (2, 9),
+        (5, 6),
+    ];
+    let mut white = Vec::new();
+    for (r, &(first, last)) in ranks.iter().enumerate() {
+        let rank = r + 1;
+        for file in first..=last {
+            let name = format!("{}{rank}", (b'a' + file) as char);
+            // Every square with an odd file index and an odd rank is empty, but f9, where the
+            // knight stands: its canters reach every hole.
+            let hole = file % 2 == 1 && rank % 2 == 1;
+            if name == "f9" {
+                white.push("Nf9".to_string());
+            } else if !hole && rank != 1 && rank != 16 {
+                white.push(name);
+            }
+        }
+    }
+    let fen = format!("W:W{}:Bg16", white.join(","));
+    let b = Budget::new(DEFAULT_WORK_BUDGET);
+    let started = Instant::now();
+    let Err(err) = arbiter::api::moves::list_moves(variant("camelot").unwrap(), Some(&fen), &b)
+    else {
+        panic!("the move list was built, {} units", b.used());
+    };
+    eprintln!(
+        "Camelot canters: {} after {} units, {:.3} s",
+        err.problem().code,
+        b.used(),
+        started.elapsed().as_secs_f64()
+    );
+    // The per-position bound of the search stops it first, well inside the request's budget.
+    assert_eq!(err.problem().code, ProblemCode::CaptureLimit);
+    assert!(b.used() <= DEFAULT_WORK_BUDGET, "{} units", b.used());
+}

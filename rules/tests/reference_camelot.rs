@@ -13,7 +13,9 @@ mod spec;
 
 use std::collections::BTreeSet;
 
-use arbiter_rules::{perft, status, variant, Budget, Color, Move, Position, Status, Variant};
+use arbiter_rules::{
+    judge, perft, status, variant, Budget, Color, Move, Position, Status, Variant, Verdict,
+};
 
 use spec::{Game, Outcome};
 
@@ -122,19 +124,89 @@ fn compare_random_games(g: Game, games: usize, seed: u64) -> (usize, usize, usiz
 fn the_reference_reproduces_the_first_move_counts() {
     assert_eq!(spec::perft(&Game::Cam.start(), 1), 54);
     assert_eq!(spec::perft(&Game::Lovagcsata.start(), 1), 54);
+    assert_eq!(spec::perft(&Game::Camelot.start(), 1), 100);
 }
 
 #[test]
 fn random_games_agree_with_the_reference() {
-    for g in [Game::Cam, Game::Lovagcsata] {
-        let (compared, captures, decided) = compare_random_games(g, 120, 0x9e37_79b9_7f4a_7c15);
+    // Camelot's games are longer (160 squares, 28 pieces): fewer of them end in 150 plies.
+    for (g, games, decided_at_least) in [
+        (Game::Cam, 120, 20),
+        (Game::Lovagcsata, 120, 20),
+        (Game::Camelot, 60, 10),
+    ] {
+        let (compared, captures, decided) = compare_random_games(g, games, 0x9e37_79b9_7f4a_7c15);
         eprintln!(
             "{}: {compared} positions, {captures} with captures, {decided} games decided",
             g.id()
         );
         assert!(compared > 5000, "{}: only {compared} positions", g.id());
         assert!(captures > 500, "{}: only {captures} with captures", g.id());
-        assert!(decided > 20, "{}: only {decided} games decided", g.id());
+        assert!(
+            decided >= decided_at_least,
+            "{}: only {decided} games decided",
+            g.id()
+        );
+    }
+}
+
+/// A walk along the ranks, square by square: from `start` along the rank towards `first_dir`
+/// (+1: towards l), one rank up or down (`rank_step`) at each end; `n` moves.
+fn snake(start: (u8, u8), first_dir: i8, rank_step: i8, n: usize) -> Vec<String> {
+    let name = |(f, r): (u8, u8)| format!("{}{}", (b'a' + f) as char, r);
+    let (mut at, mut dir) = (start, first_dir);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let f = at.0 as i8 + dir;
+        let next = if (0..12).contains(&f) {
+            (f as u8, at.1)
+        } else {
+            dir = -dir;
+            (at.0, (at.1 as i8 + rank_step) as u8)
+        };
+        out.push(format!("{}-{}", name(at), name(next)));
+        at = next;
+    }
+    out
+}
+
+/// Camelot's 50-move rule: 50 moves by each side without a capture or a castle entry draw
+/// the game at the 100th ply, not before; both judges agree. Each side walks one piece
+/// along the ranks, never twice on a square (so no position repeats), far from the other
+/// side's pieces.
+#[test]
+fn the_fifty_move_rule_agrees_with_the_reference() {
+    let g = Game::Camelot;
+    let v = variant(g.id()).unwrap();
+    let fen = "W:Wa4,f2:Bl13,f15";
+    let white = snake((0, 4), 1, 1, 50);
+    let black = snake((11, 13), -1, -1, 50);
+    let moves: Vec<String> = white
+        .iter()
+        .zip(&black)
+        .flat_map(|(w, b)| [w.clone(), b.clone()])
+        .collect();
+    for plies in [99, 100] {
+        let texts: Vec<&str> = moves[..plies].iter().map(String::as_str).collect();
+        let start = spec::parse_fen(g, fen).unwrap();
+        let mut p = start.clone();
+        let mut played = Vec::new();
+        for t in &texts {
+            let m = spec::find_move(&p, t).unwrap_or_else(|| panic!("reference: {t}"));
+            p = spec::play(&p, &m);
+            played.push(m);
+        }
+        let reference = spec::judge(&start, &played).unwrap();
+        let j = judge(v, v.parse_fen(fen).unwrap(), &texts, &Budget::unlimited()).unwrap();
+        if plies == 99 {
+            assert_eq!(reference, None);
+            assert_eq!(j.verdict, Verdict::Undecided, "{:?}", j.reason);
+        } else {
+            assert_eq!(reference.map(|(o, _)| o), Some(Outcome::Draw));
+            assert_eq!(j.verdict, Verdict::Draw);
+            assert_eq!(j.reason.map(|r| r.code()), Some("NO_PROGRESS_50"));
+            assert_eq!(j.decided_at_ply, Some(100));
+        }
     }
 }
 
@@ -156,6 +228,21 @@ fn perft_agrees_with_the_reference() {
         ),
         (Game::Cam, "B:WNa6,g4,b5,d6,e7,f7:BNd13,b8,a9,e9", 4),
         (Game::Cam, "W:WNd11,c5,e5:BNd2,c9,e9,c12", 4),
+        // Camelot: the start; a piece in the enemy castle with castle moves left, one side
+        // with none left; a piece in its own castle; captures down to one piece each.
+        (Game::Camelot, Game::Camelot.start_fen(), 3),
+        (
+            Game::Camelot,
+            "W:WNf16,e14,Nf14,g14,a4:Bh15,Ne13,a13,b13:C1,0",
+            4,
+        ),
+        (
+            Game::Camelot,
+            "B:WNf16,e14,f14:BNg16,Ne2,f3,Ng3,h12:C2,1",
+            4,
+        ),
+        (Game::Camelot, "B:WNe14,g15,d12:BNf16,e15,h14,Nc4:C0,1", 4),
+        (Game::Camelot, "W:WNd4,e5:BNd6,f7,h10", 5),
     ] {
         let v = variant(g.id()).unwrap();
         let p = spec::parse_fen(g, fen).unwrap();
@@ -174,11 +261,12 @@ fn perft_agrees_with_the_reference() {
 #[test]
 #[ignore = "the reference is slow: about 100 s a variant in release mode"]
 fn deep_perft_agrees_with_the_reference() {
-    // Depth 5 from both starts: 540,673,731 (Cam) and 544,189,880 (the knights' game).
-    for g in [Game::Cam, Game::Lovagcsata] {
+    // Depth 5 from both Cam starts: 540,673,731 (Cam) and 544,189,880 (the knights' game);
+    // depth 4 from Camelot's: 111,382,538.
+    for (g, depth) in [(Game::Cam, 5), (Game::Lovagcsata, 5), (Game::Camelot, 4)] {
         let v = variant(g.id()).unwrap();
-        let r = spec::perft(&g.start(), 5);
-        eprintln!("{} perft(5) = {r}", g.id());
-        assert_eq!(perft(v, &v.start(), 5).unwrap(), r, "{}", g.id());
+        let r = spec::perft(&g.start(), depth);
+        eprintln!("{} perft({depth}) = {r}", g.id());
+        assert_eq!(perft(v, &v.start(), depth).unwrap(), r, "{}", g.id());
     }
 }

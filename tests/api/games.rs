@@ -370,18 +370,51 @@ async fn unfinished_and_forfeit_results_are_accepted() {
     }
 }
 
+/// Camelot moves that neither capture nor enter a castle nor repeat a position: White's a4
+/// walks rank by rank from a4 to c8, Black's l13 from l13 down to j9, 50 moves each.
+fn fifty_moves() -> Vec<String> {
+    let walk = |file: u8, rank: u8, dir: i8, up: i8| {
+        let (mut at, mut dir) = ((file, rank), dir);
+        let mut out = Vec::new();
+        while out.len() < 50 {
+            let f = at.0 as i8 + dir;
+            let next = if (0..12).contains(&f) {
+                (f as u8, at.1)
+            } else {
+                dir = -dir;
+                (at.0, (at.1 as i8 + up) as u8)
+            };
+            out.push(format!(
+                "{}{}-{}{}",
+                (b'a' + at.0) as char,
+                at.1,
+                (b'a' + next.0) as char,
+                next.1
+            ));
+            at = next;
+        }
+        out
+    };
+    walk(0, 4, 1, 1)
+        .into_iter()
+        .zip(walk(11, 13, -1, -1))
+        .flat_map(|(w, b)| [w, b])
+        .collect()
+}
+
 /// Whole games of the Camelot family, each ending by another rule: the enemy castle taken
-/// (in the middle of a capture, too), every enemy piece captured, a side left without a move,
-/// and threefold repetition. The games from the start position were played at random and are
-/// checked move by move against an independent generator by the engine's tests; the blocked
-/// side is set up by hand.
+/// (in the middle of a capture, too; both squares in Camelot), every enemy piece captured, a
+/// side left without a move (in Camelot a loss against two pieces, a draw against one), one
+/// piece each, threefold repetition and Camelot's 50-move rule. The games from the start
+/// position were played at random; the engine's tests check random games move by move
+/// against an independent generator. The blocked sides are set up by hand.
 #[tokio::test]
-async fn camelot_family_games_end_by_castle_capture_stalemate_and_repetition() {
+async fn camelot_family_games_end_by_castle_capture_stalemate_and_draws() {
     let app = spawn_app().await;
     let shuffle = [
         "c4-c3", "c10-c11", "c3-c4", "c11-c10", "c4-c3", "c10-c11", "c3-c4", "c11-c10",
     ];
-    let games: [(&str, Value, &str, &str, u64); 10] = [
+    let games: [(&str, Value, &str, &str, u64); 17] = [
         (
             "cam",
             json!({"moves": ["e5-g5", "b9-d11", "e4-c6", "d11-d12", "c6-d7", "e10-f11",
@@ -451,6 +484,64 @@ async fn camelot_family_games_end_by_castle_capture_stalemate_and_repetition() {
             "draw",
             "REPETITION",
             8,
+        ),
+        (
+            "camelot",
+            json!({"start_position": "W:Wf14,g14,a4:Ba13,b13",
+                   "moves": ["f14-f15", "a13-a12", "f15-f16", "a12-a11", "g14-g15", "a11-a10",
+                             "g15-g16"]}),
+            "white_wins",
+            "CASTLE_TAKEN",
+            7,
+        ),
+        (
+            "camelot",
+            json!({"moves": ["j6-k6", "e10-d9", "g6-f5", "g10-h9", "d7-d5", "f11-f12", "i6-g8",
+                             "i10-g10-i8xi6xg6xe8",
+                             "c6-e4-g6-i8xg10xg12xe12xc10xe10xc8", "h10-g9",
+                             "d5-d7xf9xf11xd11xb11", "i11-j12", "g8xg10xi12xk10", "j12-k11",
+                             "k10xk12"]}),
+            "white_wins",
+            "ALL_CAPTURED",
+            15,
+        ),
+        (
+            "camelot",
+            json!({"start_position": "W:Wa4,b4:Bf16,e15,f15,g15,d14,f14,h14",
+                   "moves": ["a4-a5"]}),
+            "white_wins",
+            "NO_LEGAL_MOVES",
+            1,
+        ),
+        (
+            "camelot",
+            json!({"start_position": "W:Wa4:Bf16,e15,f15,g15,d14,f14,h14",
+                   "moves": ["a4-a5"]}),
+            "draw",
+            "STALEMATE_DRAW",
+            1,
+        ),
+        (
+            "camelot",
+            json!({"start_position": "W:Wd4:Bd5,a13", "moves": ["d4xd6"]}),
+            "draw",
+            "INSUFFICIENT_MATERIAL",
+            1,
+        ),
+        (
+            "camelot",
+            json!({"moves": ["d6-d5", "d10-d9", "d5-d6", "d9-d10", "d6-d5", "d10-d9",
+                             "d5-d6", "d9-d10"]}),
+            "draw",
+            "REPETITION",
+            8,
+        ),
+        (
+            "camelot",
+            json!({"start_position": "W:Wa4,f2:Bl13,f15", "moves": fifty_moves()}),
+            "draw",
+            "NO_PROGRESS_50",
+            100,
         ),
     ];
     for (variant, body, verdict, code, ply) in games {

@@ -234,10 +234,11 @@ const DROPS: [Expected; 4] = [
     e("lahti", "white", (5, 2), A, None, false, "*c2"),
 ];
 
-/// The Camelot family: the World Camelot Federation's Cam, and the Hungarian booklet's
-/// knights' game on the Cam board.
-const CAMELOT: [Expected; 2] = [
+/// The Camelot family: the World Camelot Federation's Cam and Camelot, and the Hungarian
+/// booklet's knights' game on the Cam board.
+const CAMELOT: [Expected; 3] = [
     e("cam", "white", (7, 13), A, None, false, "d5-d6"),
+    e("camelot", "white", (12, 16), A, None, false, "g7-g8"),
     e(
         "camelot-lovagcsata",
         "white",
@@ -286,6 +287,9 @@ async fn the_catalogue_lists_every_variant_with_its_metadata() {
             (v["board"]["layout"].as_str(), v["board"]["cells"].as_u64()),
             if x.id == "hageby" {
                 (Some("graph"), Some(13))
+            } else if x.id == "camelot" {
+                // The 12×16 grid without 32 corner squares (World Camelot Federation).
+                (Some("full"), Some(160))
             } else if camelot {
                 // The 7×13 grid without 24 corner squares (World Camelot Federation, Cam).
                 (Some("full"), Some(67))
@@ -350,7 +354,21 @@ async fn the_catalogue_lists_every_variant_with_its_metadata() {
         } else {
             assert!(v["stones_in_hand"].is_null(), "{}", x.id);
         }
-        if camelot {
+        if x.id == "camelot" {
+            let ranks = v["board"]["ranks"].as_array().expect("ranks");
+            assert_eq!(ranks.len(), 16, "{}", x.id);
+            assert_eq!(ranks[0], json!(["f1", "g1"]), "{}", x.id);
+            assert_eq!(ranks[1], json!(["c2", "j2"]), "{}", x.id);
+            assert_eq!(ranks[2], json!(["b3", "k3"]), "{}", x.id);
+            assert_eq!(ranks[7], json!(["a8", "l8"]), "{}", x.id);
+            assert_eq!(ranks[15], json!(["f16", "g16"]), "{}", x.id);
+            assert_eq!(
+                v["board"]["castles"],
+                json!({"white": ["f1", "g1"], "black": ["f16", "g16"]}),
+                "{}",
+                x.id
+            );
+        } else if camelot {
             let ranks = v["board"]["ranks"].as_array().expect("ranks");
             assert_eq!(ranks.len(), 13, "{}", x.id);
             assert_eq!(ranks[0], json!(["d1", "d1"]), "{}", x.id);

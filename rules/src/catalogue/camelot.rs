@@ -29,6 +29,27 @@ const CAM_RANKS: &[(u8, u8)] = &[
     (3, 3),
 ];
 
+/// The Camelot board, files a-l and ranks 1-16 with the corners cut (160 squares): per rank,
+/// the first and last file.
+const CAMELOT_RANKS: &[(u8, u8)] = &[
+    (5, 6),
+    (2, 9),
+    (1, 10),
+    (0, 11),
+    (0, 11),
+    (0, 11),
+    (0, 11),
+    (0, 11),
+    (0, 11),
+    (0, 11),
+    (0, 11),
+    (0, 11),
+    (0, 11),
+    (1, 10),
+    (2, 9),
+    (5, 6),
+];
+
 /// A piece of the family: steps, canters and captures in all eight directions; `charge` for
 /// a knight.
 fn piece(charge: bool) -> PieceRules {
@@ -46,13 +67,13 @@ fn piece(charge: bool) -> PieceRules {
     }
 }
 
-/// The rules the family shares, with the Cam castles (d1, d13) and Cam's end: a piece on the
-/// enemy castle or every enemy piece captured wins, a side without a legal move loses.
-fn cam_rules(
+/// The rules the family shares (`men`: men beside the knights), with its castles, end rules
+/// and draw rules.
+fn family_rules(
     men: bool,
-    castle_text: &'static str,
-    all_text: &'static str,
-    draw_text: &'static str,
+    castles: Castles,
+    ends: Vec<ends::EndRule>,
+    draws: Vec<draws::DrawRule>,
 ) -> Rules {
     let mut knight = piece(true);
     knight.after_capture = Kind::Knight;
@@ -80,18 +101,37 @@ fn cam_rules(
         first_drop_off_goal: false,
         far_rank_frozen: false,
         king_quiet_limit: 0,
-        castles: Some(Castles {
-            squares: [&["d1"], &["d13"]],
-        }),
+        castles: Some(castles),
         goal: Goal::NoMovesLoses,
-        ends: ends::castle_or_all_captured(castle_text, all_text),
-        draws: draws::repetition_only(draw_text),
+        ends,
+        draws,
     }
 }
 
-fn cam_spec(
+/// Cam's rules: castles d1 and d13; a piece on the enemy castle or every enemy piece captured
+/// wins, a side without a legal move loses.
+fn cam_rules(
+    men: bool,
+    castle_text: &'static str,
+    all_text: &'static str,
+    draw_text: &'static str,
+) -> Rules {
+    family_rules(
+        men,
+        Castles {
+            squares: [&["d1"], &["d13"]],
+            moves: 0,
+        },
+        ends::castle_or_all_captured(castle_text, all_text),
+        draws::repetition_only(draw_text),
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn family_spec(
     id: &'static str,
     name: &'static str,
+    (width, height, ranks): (u8, u8, &'static [(u8, u8)]),
     start_fen: &'static str,
     rules: Rules,
     sources: &'static [&'static str],
@@ -101,9 +141,9 @@ fn cam_spec(
     Spec {
         id,
         name,
-        width: 7,
-        height: 13,
-        board: BoardShape::Grid(Squares::Ranks(CAM_RANKS)),
+        width,
+        height,
+        board: BoardShape::Grid(Squares::Ranks(ranks)),
         numbering: Corner::BottomLeft,
         algebraic: true,
         first: Color::White,
@@ -151,9 +191,10 @@ const NOTATION: &str =
 
 pub(super) fn specs() -> Vec<Spec> {
     vec![
-        cam_spec(
+        family_spec(
             "cam",
             "Cam",
+            (7, 13, CAM_RANKS),
             "W:WNc4,Ne4,b5,c5,d5,e5,f5:BNc10,Ne10,b9,c9,d9,e9,f9",
             cam_rules(
                 true,
@@ -183,9 +224,10 @@ pub(super) fn specs() -> Vec<Spec> {
                 NOTATION,
             ],
         ),
-        cam_spec(
+        family_spec(
             "camelot-lovagcsata",
             "Camelot (lovagcsata), the knights' game",
+            (7, 13, CAM_RANKS),
             "W:WNc4,Ne4,Nb5,Nc5,Nd5,Ne5,Nf5:BNc10,Ne10,Nb9,Nc9,Nd9,Ne9,Nf9",
             cam_rules(
                 false,
@@ -216,6 +258,61 @@ pub(super) fn specs() -> Vec<Spec> {
                 OBLIGATION,
                 OWN_CASTLE,
                 ENEMY_CASTLE,
+                NOTATION,
+            ],
+        ),
+        family_spec(
+            "camelot",
+            "Camelot",
+            (12, 16, CAMELOT_RANKS),
+            "W:WNc6,Nj6,Nd7,Ni7,d6,e6,f6,g6,h6,i6,e7,f7,g7,h7\
+             :BNd10,Ni10,Nc11,Nj11,e10,f10,g10,h10,d11,e11,f11,g11,h11,i11",
+            family_rules(
+                true,
+                Castles {
+                    squares: [&["f1", "g1"], &["f16", "g16"]],
+                    moves: 2,
+                },
+                ends::camelot(
+                    "World Camelot Federation, Camelot rules: a side wins by occupying both \
+                     squares of the opponent's castle with its own pieces.",
+                    "World Camelot Federation, rules changes: when both sides are down to one \
+                     piece the game is drawn, and a side left with one piece cannot win (two \
+                     pieces or more against one is not a win by itself).",
+                    "World Camelot Federation, Camelot rules: a side wins by capturing all the \
+                     opponent's pieces while keeping two pieces or more.",
+                    "World Camelot Federation, Camelot rules: a side that leaves the opponent \
+                     without a legal move wins if it has two pieces or more; with one piece the \
+                     game is drawn.",
+                ),
+                draws::camelot(
+                    "World Camelot Federation: a position repeated three times (same pieces, \
+                     side to move and castle moves made) is a draw.",
+                    "World Camelot Federation: 50 moves by each side in a row without a capture \
+                     and without a piece entering the opponent's castle draw the game (a castle \
+                     move inside it is not an entry).",
+                ),
+            ),
+            &[
+                "World Camelot Federation: Camelot rules \
+                 (worldcamelotfederation.com/Camelot_Rules.htm), rules FAQ and rules changes",
+                "BrainKing: Camelot rules (brainking.com/cn/GameRules?tp=124)",
+            ],
+            None,
+            &[
+                "Parker Brothers' Camelot (1930): four knights and ten men a side on a board of \
+                 160 squares, files a-l and ranks 1-16 with the corners cut; castles f1 and g1 \
+                 (White), f16 and g16 (Black). Men step, canter and capture; only knights \
+                 charge.",
+                CANTER,
+                JUMP,
+                NO_REVISIT,
+                OBLIGATION,
+                OWN_CASTLE,
+                "A piece that lands in the opponent's castle ends its move there and never \
+                 leaves it. It may step to the other square of that castle (a castle move), \
+                 at most twice per side in a game, when its side has no capture to make; the \
+                 castle moves made are part of the position and of its FEN (`:C1,0`).",
                 NOTATION,
             ],
         ),
