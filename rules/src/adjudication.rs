@@ -9,7 +9,7 @@
 use crate::budget::Budget;
 use crate::budget::GenError;
 use crate::catalogue::{choose_variant, VariantChoice};
-use crate::notation::pdn::PdnGame;
+use crate::notation::pdn::{PdnGame, PdnNoteKind};
 use crate::outcome::{Judgement, Reason, Verdict};
 use crate::position::{Color, Position};
 use crate::records::{read_record, RecordOptions, RecordWarning, WarningKind, MAX_LINES};
@@ -626,7 +626,21 @@ pub fn judge_pdn_game(
     let declared = game.declared_result().map(str::to_string);
     let convention = options.convention;
     let agreement = check_declared_with(variant, &judgement, declared.as_deref(), convention);
-    let mut warnings: Vec<RecordWarning> = game.notes.iter().map(RecordWarning::from).collect();
+    // Where the grammar has no name for the variant's squares or pieces (the Camelot family:
+    // squares past h8, knights), its moves or FEN are no deviation the record could mend: the
+    // record is read in the variant's own notation, and a move it cannot read is said by the
+    // move reading.
+    let beyond = |kind: PdnNoteKind| match kind {
+        PdnNoteKind::MalformedMove => variant.beyond_pdn_squares(),
+        PdnNoteKind::InvalidFen => variant.beyond_pdn_fen(),
+        _ => false,
+    };
+    let mut warnings: Vec<RecordWarning> = game
+        .notes
+        .iter()
+        .filter(|n| !beyond(n.kind))
+        .map(RecordWarning::from)
+        .collect();
     if game.placeholders > 0 {
         warnings.push(RecordWarning::game(
             WarningKind::UnknownMoves,

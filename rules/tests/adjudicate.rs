@@ -453,3 +453,24 @@ fn real_tables_decide_two_kings_against_one() {
         );
     }
 }
+
+/// The PDN 3.0 grammar names squares a1 to h8 and knows men and kings only: the moves and FEN
+/// of Camelot (squares up to l16, knights) are no deviation a record could mend, so they are
+/// read without grammar warnings; a malformed move of an 8×8 game still is one.
+#[test]
+fn records_beyond_the_grammar_are_read_without_grammar_warnings() {
+    let codes = |text: &str| -> Vec<&'static str> {
+        judge_pdn(text, Adjudication::default(), None)
+            .warnings
+            .iter()
+            .map(|w| w.kind.code())
+            .collect()
+    };
+    let camelot = "[Variant \"camelot\"]\n[FEN \"W:WNf14,g14,a4:Ba13,b13\"]\n1. f14-f15 a13-a12 \
+                   2. f15-f16 a12-a11 3. g14-g15 a11-a10 4. g15-g16 1-0\n";
+    let report = judge_pdn(camelot, Adjudication::default(), None);
+    assert_eq!(report.judgement.verdict, Verdict::WhiteWins);
+    assert_eq!(codes(camelot), Vec::<&str>::new());
+    let turkish = "[Variant \"turkish\"]\n1. d3-d4 d6-d5 2. e3-i4 *\n";
+    assert_eq!(codes(turkish), ["malformed-move"]);
+}

@@ -534,6 +534,24 @@ impl Variant {
         self.start
     }
 
+    /// Whether the PDN 3.0 grammar has no name for some of this variant's squares: an
+    /// algebraic board wider or taller than 8 (its squares are `a1` to `h8`). Moves of such a
+    /// variant are no moves of the grammar ([`Variant::beyond_pdn_fen`] for its FEN).
+    pub fn beyond_pdn_squares(&self) -> bool {
+        self.algebraic() && (self.board().width() > 8 || self.board().height() > 8)
+    }
+
+    /// Whether a FEN of this variant can be beyond the PDN 3.0 FEN grammar: squares it has no
+    /// name for ([`Variant::beyond_pdn_squares`]), or pieces other than men and kings (the
+    /// grammar has only the `K` prefix).
+    pub fn beyond_pdn_fen(&self) -> bool {
+        let other_kinds = [Kind::Parachutist, Kind::Knight].iter().any(|&k| {
+            let p = self.rules().piece(k);
+            !p.moves[0].is_empty() || !p.captures[0].is_empty()
+        });
+        self.beyond_pdn_squares() || other_kinds
+    }
+
     /// Whether squares are written algebraically.
     pub fn algebraic(&self) -> bool {
         self.spec.algebraic
