@@ -21,16 +21,16 @@ fn handlers(c: &mut Criterion) {
     let children: Vec<_> = intl
         .legal_moves(&start, &Budget::unlimited())
         .expect("moves")
-        .iter()
-        .map(|m| intl.play(&start, m))
+        .into_iter()
+        .map(|m| (m, intl.play(&start, &m)))
         .collect();
     group.bench_function("child-fens/international-start", |b| {
         b.iter(|| {
             let mut out = Vec::with_capacity(4096);
             let lists = intl.fen_into(&start, &mut out);
             let parent = out.clone();
-            for child in &children {
-                intl.child_fen_into(&start, &parent, &lists, child, &mut out);
+            for (m, child) in &children {
+                intl.child_fen_into(&start, &parent, &lists, m, child, &mut out);
             }
             out
         })

@@ -194,7 +194,7 @@ fn a_childs_fen_from_its_parents_text_is_its_fen() {
         for m in &moves {
             let child = v.play(pos, &m.mv);
             let mut out = b"prefix".to_vec();
-            v.child_fen_into(pos, &parent_fen, &lists, &child, &mut out);
+            v.child_fen_into(pos, &parent_fen, &lists, &m.mv, &child, &mut out);
             assert_eq!(
                 String::from_utf8(out).unwrap(),
                 format!("prefix{}", v.fen(&child)),
@@ -244,4 +244,39 @@ fn a_childs_fen_from_its_parents_text_is_its_fen() {
         written > children / 2,
         "{written} of {children} lists written"
     );
+}
+
+/// Camelot's castle moves made (`:C<white>,<black>`): read, written back only when a side has
+/// made one, bounded by the two a side may make, and refused in variants without them.
+#[test]
+fn castle_moves_are_read_written_and_bounded() {
+    let v = variant("camelot").unwrap();
+    let p = v.parse_fen("B:Wg16,a4,b4:Ba13,b13:C1,0").unwrap();
+    assert_eq!(p.castle_moves(Color::White), 1);
+    assert_eq!(p.castle_moves(Color::Black), 0);
+    assert_eq!(v.fen(&p), "B:Wa4,b4,g16:Ba13,b13:C1,0");
+    let none = v.parse_fen("B:Wg16,a4,b4:Ba13,b13:C0,0").unwrap();
+    assert_eq!(v.fen(&none), "B:Wa4,b4,g16:Ba13,b13");
+    // The count is part of the position: the same pieces with another count differ.
+    assert_ne!(p, none);
+    assert!(v
+        .parse_fen("W:Wf16,a4:Ba13,b13:C3,0")
+        .unwrap_err()
+        .to_string()
+        .contains("only 2"));
+    assert!(matches!(
+        v.parse_fen("W:Wf16,a4:Ba13,b13:C1").unwrap_err().kind,
+        FenErrorKind::BadField(_)
+    ));
+    for id in ["cam", "international"] {
+        let w = variant(id).unwrap();
+        let fen = format!("{}:C1,0", w.fen(&w.start()));
+        assert!(
+            w.parse_fen(&fen)
+                .unwrap_err()
+                .to_string()
+                .contains("no castle moves"),
+            "{id}"
+        );
+    }
 }

@@ -296,7 +296,7 @@ impl MovesAnswer {
             out.extend_from_slice(b",\"resulting_position\":\"");
             // The list of a side the move leaves as it was is copied from the position's.
             let child = v.play(&self.pos, &d.mv);
-            v.child_fen_into(&self.pos, &parent_fen, &lists, &child, &mut out);
+            v.child_fen_into(&self.pos, &parent_fen, &lists, &d.mv, &child, &mut out);
             if let Some(c) = self.counters {
                 let _ = write!(out, "{}", c.after(v, self.pos.side(), &d.mv));
             }

@@ -426,24 +426,30 @@ impl Variant {
         FenLists(lists)
     }
 
-    /// The FEN of `child`, a position played from `parent`, appended to `out`: the same text
-    /// as [`Variant::fen_into`], with the list of a side whose pieces the move left as they
-    /// were copied from the parent's FEN instead of written again (a step moves one side's
-    /// pieces only). `parent_fen` is the parent's FEN and `lists` where its lists are, as
-    /// `fen_into` wrote and returned them.
+    /// The FEN of `child`, the position `mv` leads to from `parent`, appended to `out`: the
+    /// same text as [`Variant::fen_into`], with the list of a side whose pieces the move left
+    /// as they were copied from the parent's FEN instead of written again (a step moves one
+    /// side's pieces only). `parent_fen` is the parent's FEN and `lists` where its lists are,
+    /// as `fen_into` wrote and returned them.
     pub fn child_fen_into(
         &self,
         parent: &Position,
         parent_fen: &[u8],
         lists: &FenLists,
+        mv: &Move,
         child: &Position,
         out: &mut Vec<u8>,
     ) {
         out.push(child.side().letter() as u8);
         for (list, color) in lists.0.iter().zip(Color::BOTH) {
-            let same = Kind::ALL
-                .iter()
-                .all(|&k| parent.pieces(color, k) == child.pieces(color, k));
+            // Read off the move, not by comparing the two positions' sets: only a pass leaves
+            // the mover's pieces as they were, and only a capture takes the opponent's (an
+            // opening removal takes one of the mover's own).
+            let same = if color == parent.side() {
+                mv.is_pass()
+            } else {
+                !mv.is_capture() || mv.is_removal()
+            };
             match parent_fen.get(list.clone()) {
                 Some(text) if same => out.extend_from_slice(text),
                 _ => self.fen_side_into(child, color, out),
