@@ -181,7 +181,7 @@ impl EndRule {
                 let mover = pos.side().opponent();
                 let stones = pos.side_pieces(mover);
                 (pos.hand(mover) == 0
-                    && stones.len() == 1
+                    && stones.is_single()
                     && !stones.intersect(cells[mover as usize]).is_empty())
                 .then_some(EndOutcome::Win(mover))
             }
@@ -195,31 +195,39 @@ impl EndRule {
                     .find(|&c| !pos.pieces(c, Kind::King).is_empty())
                     .map(EndOutcome::Win)
             }
+            // The counts are tested without population counts (see `Bits::more_than`): these
+            // rules run before every generation.
             EndKind::LoneKingBeatsLoneMan => {
-                let lone = |c: Color| {
-                    (
-                        pos.pieces(c, Kind::Man).len(),
-                        pos.pieces(c, Kind::King).len(),
-                    )
+                // A side's only piece is of this kind.
+                let lone = |c: Color, k: Kind| {
+                    let p = pos.pieces(c, k);
+                    p.is_single() && p == pos.side_pieces(c)
                 };
-                match (lone(Color::White), lone(Color::Black)) {
-                    ((0, 1), (1, 0)) => Some(EndOutcome::Win(Color::White)),
-                    ((1, 0), (0, 1)) => Some(EndOutcome::Win(Color::Black)),
-                    _ => None,
+                let (w, b) = (Color::White, Color::Black);
+                if lone(w, Kind::King) && lone(b, Kind::Man) {
+                    Some(EndOutcome::Win(w))
+                } else if lone(w, Kind::Man) && lone(b, Kind::King) {
+                    Some(EndOutcome::Win(b))
+                } else {
+                    None
                 }
             }
             EndKind::AtMostPiecesEach(n) => Color::BOTH
                 .into_iter()
-                .all(|c| pos.hand(c) == 0 && pos.side_pieces(c).len() <= n as u32)
+                .all(|c| pos.hand(c) == 0 && !pos.side_pieces(c).more_than(n as u32))
                 .then_some(EndOutcome::Draw),
-            EndKind::StalemateNeedsPieces(n) => {
-                (pos.side_pieces(pos.side().opponent()).len() < n as u32 && !can_move(pos))
+            EndKind::StalemateNeedsPieces(n) => (n > 0
+                && !pos
+                    .side_pieces(pos.side().opponent())
+                    .more_than((n as u32).saturating_sub(1))
+                && !can_move(pos))
+            .then_some(EndOutcome::Draw),
+            EndKind::LoneKingsDraw => {
+                let kings = |c: Color| pos.pieces(c, Kind::King);
+                let (w, b) = (kings(Color::White), kings(Color::Black));
+                (w.is_single() && b.is_single() && pos.occupied() == w.union(b))
                     .then_some(EndOutcome::Draw)
             }
-            EndKind::LoneKingsDraw => (pos.occupied().len() == 2
-                && pos.pieces(Color::White, Kind::King).len() == 1
-                && pos.pieces(Color::Black, Kind::King).len() == 1)
-                .then_some(EndOutcome::Draw),
         }
     }
 

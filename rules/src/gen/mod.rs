@@ -10,7 +10,7 @@ pub(crate) mod removals;
 pub(crate) mod steps;
 
 /// Runs `$body` with `$S` the cell-set type of `$board`'s width ([`CellSet`](crate::bits::CellSet)):
-/// `u64` for boards of up to 64 cell ids, `u128` for up to 128, [`Bits`](crate::bits::Bits)
+/// `u64` for boards of up to 64 cell ids, `[u64; 2]` for up to 128, [`Bits`](crate::bits::Bits)
 /// above. The general generators are monomorphised over it, so the wide storage set costs
 /// the narrower boards nothing in their loops.
 macro_rules! by_width {
@@ -21,7 +21,7 @@ macro_rules! by_width {
                 $body
             }
             65..=128 => {
-                type $S = u128;
+                type $S = [u64; 2];
                 $body
             }
             _ => {
