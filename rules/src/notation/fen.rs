@@ -319,27 +319,22 @@ impl Variant {
                     }
                     continue;
                 }
-                Some('C') | Some('c') => {
-                    // Castle moves made, White's and Black's: `C1,0`.
-                    let bad = || FenError {
+                Some(c @ ('C' | 'c' | 'S' | 's')) => {
+                    // Two counts, White's and Black's: the castle moves made (`C1,0`) or the
+                    // stones in hand (`S3,3`).
+                    let pair = || -> Option<[u8; 2]> {
+                        let (w, b) = chars.as_str().split_once(',')?;
+                        Some([w.trim().parse().ok()?, b.trim().parse().ok()?])
+                    };
+                    let pair = pair().ok_or_else(|| FenError {
                         at,
                         kind: FenErrorKind::BadField(clip(f)),
-                    };
-                    let (w, b) = chars.as_str().split_once(',').ok_or_else(bad)?;
-                    let w: u8 = w.trim().parse().map_err(|_| bad())?;
-                    let b: u8 = b.trim().parse().map_err(|_| bad())?;
-                    setup.castle_moves = Some([w, b]);
-                    continue;
-                }
-                Some('S') | Some('s') => {
-                    let bad = || FenError {
-                        at,
-                        kind: FenErrorKind::BadField(clip(f)),
-                    };
-                    let (w, b) = chars.as_str().split_once(',').ok_or_else(bad)?;
-                    let w: u8 = w.trim().parse().map_err(|_| bad())?;
-                    let b: u8 = b.trim().parse().map_err(|_| bad())?;
-                    setup.hand = Some([w, b]);
+                    })?;
+                    if c.eq_ignore_ascii_case(&'C') {
+                        setup.castle_moves = Some(pair);
+                    } else {
+                        setup.hand = Some(pair);
+                    }
                     continue;
                 }
                 _ => {
