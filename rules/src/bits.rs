@@ -145,7 +145,7 @@ impl Bits {
                 out[1] = (w[1] << s) | (w[0] >> t);
                 out[WORDS - 1] = (w[WORDS - 1] << s) | (w[1] >> t);
             } else {
-                let (s, t) = ((-off) as u32, 64 + off as u32);
+                let (s, t) = ((-off) as u32, (64 + off) as u32);
                 out[0] = (w[0] >> s) | (w[1] << t);
                 out[1] = (w[1] >> s) | (w[WORDS - 1] << t);
                 out[WORDS - 1] = w[WORDS - 1] >> s;
