@@ -257,10 +257,16 @@ impl<'a, S: CellSet, const IMMEDIATE: bool, const FLYING: bool, const BEHIND: bo
             if goes_on {
                 self.pending.truncate(mark);
             } else {
-                let ends: Vec<(u8, Seq<S>)> = self.pending.drain(mark..).collect();
-                for (to, seq) in ends {
+                if self.t.halt && !sq.and(self.enemy_kings).is_zero() {
+                    // The killer rule: the capture ends here with a king taken, so the king
+                    // stops right behind it (the first landing, pushed first).
+                    self.pending.truncate(mark + 1);
+                }
+                for k in mark..self.pending.len() {
+                    let (to, seq) = self.pending[k];
                     self.record(to, true, seq);
                 }
+                self.pending.truncate(mark);
             }
         }
         found

@@ -89,6 +89,10 @@ impl<
     }
 
     pub(super) fn moves(&self, p: &Pos<S>, out: &mut Vec<NarrowMove<S>>) -> Result<(), GenError> {
+        if self.t.decided(p) {
+            out.clear();
+            return Ok(());
+        }
         let mut spent = self.spent.get();
         let r = captures::<S, IMMEDIATE, FLYING, BEHIND, false, SLOTS>(
             self.t,
@@ -107,6 +111,9 @@ impl<
 
     #[inline(never)]
     pub(super) fn count(&self, p: &Pos<S>, out: &mut Vec<NarrowMove<S>>) -> Result<u64, GenError> {
+        if self.t.decided(p) {
+            return Ok(0);
+        }
         let mut spent = self.spent.get();
         let r = captures::<S, IMMEDIATE, FLYING, BEHIND, true, SLOTS>(
             self.t,

@@ -5,6 +5,7 @@ use super::Bulk;
 use crate::bits::Bits;
 use crate::bits::CellSet;
 use crate::board::{Dir, DIRS};
+use crate::ends::EndKind;
 use crate::position::Kind;
 use crate::rules::Rules;
 use crate::rules::{Goal, MidCapturePromotion, PieceRules, Precedence, Range, Reach};
@@ -38,6 +39,61 @@ pub struct Tables<S> {
     pub(super) key_kind: KeyKind,
     /// Values of a captured man and king, for value precedence.
     pub(super) value: (u32, u32),
+    /// The killer rule: a flying king whose capture ends with a king taken stops right
+    /// behind it.
+    pub(super) halt: bool,
+    /// The ruleset's end rules, each a test of the piece sets.
+    pub(super) ends: Ends,
+}
+
+/// The end rules the narrow generator knows: a position they decide has no moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Ends {
+    /// A king on the board: the side that crowned it has won (`FirstKingWins`).
+    pub(super) any_king: bool,
+    /// A lone king against a lone man (`LoneKingBeatsLoneMan`).
+    pub(super) king_against_man: bool,
+    /// A lone king each (`LoneKingsDraw`).
+    pub(super) king_against_king: bool,
+}
+
+impl Ends {
+    /// The end rules of `rules`, if the narrow generator knows every one.
+    fn of(rules: &Rules) -> Option<Ends> {
+        let mut e = Ends::default();
+        for r in &rules.ends {
+            match r.kind {
+                EndKind::FirstKingWins => e.any_king = true,
+                EndKind::LoneKingBeatsLoneMan => e.king_against_man = true,
+                EndKind::LoneKingsDraw => e.king_against_king = true,
+                _ => return None,
+            }
+        }
+        Some(e)
+    }
+}
+
+impl<S: CellSet> Tables<S> {
+    /// Whether an end rule has decided `p` (then it has no moves). A test of one flag for
+    /// rulesets without end rules.
+    #[inline(always)]
+    pub(super) fn decided(&self, p: &super::moves::Pos<S>) -> bool {
+        self.ends != Ends::default() && self.ends_decide(p)
+    }
+
+    #[inline(never)]
+    fn ends_decide(&self, p: &super::moves::Pos<S>) -> bool {
+        let single = |s: S| !s.is_zero() && s.rest().is_zero();
+        let kings = p.kings[0].or(p.kings[1]);
+        if self.ends.any_king && !kings.is_zero() {
+            return true;
+        }
+        let lone_king = |c: usize| single(p.kings[c]) && p.men[c].is_zero();
+        let lone_man = |c: usize| single(p.men[c]) && p.kings[c].is_zero();
+        (self.ends.king_against_man
+            && ((lone_king(0) && lone_man(1)) || (lone_man(0) && lone_king(1))))
+            || (self.ends.king_against_king && lone_king(0) && lone_king(1))
+    }
 }
 
 /// Directions as slots: offsets, directions, masks (every cell for a used slot, none for an
@@ -83,9 +139,11 @@ pub(super) enum KeyKind {
     General,
 }
 
-/// Whether a piece kind's rules are within the narrow generator's reach.
+/// Whether a piece kind's rules are within the narrow generator's reach. The killer rule
+/// (`halt_behind_last_king`) is: a short piece lands right behind its victim anyway, and a
+/// flying king's is [`Tables::halt`].
 pub(super) fn plain(p: &PieceRules, becomes: Kind) -> bool {
-    p.max_jumps == 0 && !p.halt_behind_last_king && p.after_capture == becomes
+    p.max_jumps == 0 && p.after_capture == becomes
 }
 
 impl Bulk {
@@ -113,11 +171,11 @@ impl Bulk {
             && rules.king_quiet_limit == 0
             && !rules.leaps()
             && rules.castles.is_none()
-            && rules.ends.is_empty()
             && rules.goal != Goal::NoMovesPasses;
         if !ok {
             return None;
         }
+        let ends = Ends::of(rules)?;
         let mut shift = [0i32; DIRS];
         for d in 0..DIRS {
             if shifts[d] != i16::MAX {
@@ -138,6 +196,7 @@ impl Bulk {
             promo: [Bits; 2],
             shift: [i32; DIRS],
             value: (u32, u32),
+            ends: Ends,
         ) -> Tables<S> {
             let man = rules.piece(Kind::Man);
             let king = rules.piece(Kind::King);
@@ -177,16 +236,18 @@ impl Bulk {
                     _ => KeyKind::General,
                 },
                 value,
+                halt: king.halt_behind_last_king,
+                ends,
             }
         }
         let ids = board.id_bound();
         if ids <= 64 {
             Some(Bulk::Word(Box::new(tables::<u64>(
-                board, rules, promo, shift, value,
+                board, rules, promo, shift, value, ends,
             ))))
         } else if ids <= 128 {
             Some(Bulk::TwoWords(Box::new(tables::<u128>(
-                board, rules, promo, shift, value,
+                board, rules, promo, shift, value, ends,
             ))))
         } else {
             None
