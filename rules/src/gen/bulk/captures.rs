@@ -138,7 +138,9 @@ impl<'a, S: CellSet, const IMMEDIATE: bool, const FLYING: bool, const BEHIND: bo
     pub(super) fn man(&mut self, cur: S, s: Seq<S>, last: Option<usize>) -> bool {
         self.steps += 1;
         let mut found = false;
-        let mut dirs = self.after(self.t.man_cap[self.me], last);
+        // Only the directions a jump from `cur` stays on the board in: no wrap onto another
+        // row in a compact layout, and no direction that leaves the board at once.
+        let mut dirs = self.after(self.t.man_cap[self.me], last) & self.t.jump_dirs(cur.lowest());
         let victims = self.victims(s.captured, false);
         let free = self.free(s.captured);
         while dirs != 0 {
@@ -207,17 +209,18 @@ impl<'a, S: CellSet, const IMMEDIATE: bool, const FLYING: bool, const BEHIND: bo
             let d = dirs.trailing_zeros() as usize;
             dirs &= dirs - 1;
             let off = self.t.shift[d & 7];
-            let mut sq = start.shift(off).and(self.t.cells);
+            let into = self.t.into[d & 7];
+            let mut sq = start.shift(off).and(into);
             if FLYING {
                 while !sq.and(free).is_zero() {
-                    sq = sq.shift(off).and(self.t.cells);
+                    sq = sq.shift(off).and(into);
                 }
             }
             if sq.and(victims).is_zero() {
                 continue;
             }
             let next = self.with(s, sq);
-            let free_after = self.free(next.captured);
+            let free_after = self.free(next.captured).and(into);
             let mut land = sq.shift(off).and(free_after);
             if land.is_zero() {
                 continue;

@@ -1,5 +1,6 @@
 //! Positions and moves of the narrow generator.
 
+use super::tables::Layout;
 use crate::bits::CellSet;
 use crate::position::{Color, Kind, Position};
 
@@ -12,10 +13,10 @@ pub(super) struct Pos<S> {
 }
 
 impl<S: CellSet> Pos<S> {
-    pub(super) fn of(p: &Position) -> Pos<S> {
+    pub(super) fn of(p: &Position, layout: &Layout) -> Pos<S> {
         Pos {
-            men: Color::BOTH.map(|c| S::from_bits(p.pieces(c, Kind::Man))),
-            kings: Color::BOTH.map(|c| S::from_bits(p.pieces(c, Kind::King))),
+            men: Color::BOTH.map(|c| layout.set(p.pieces(c, Kind::Man))),
+            kings: Color::BOTH.map(|c| layout.set(p.pieces(c, Kind::King))),
             side: p.side() as usize,
         }
     }

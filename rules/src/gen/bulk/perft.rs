@@ -199,7 +199,7 @@ pub(super) fn perft_on<S: CellSet>(
     if depth == 0 {
         return Ok(1);
     }
-    let p = Pos::<S>::of(pos);
+    let p = Pos::<S>::of(pos, &t.layout);
     let mut buffers: Vec<Vec<NarrowMove<S>>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
     let immediate = rules.removal == Removal::Immediate;
     let king = rules.piece(Kind::King).reach;
@@ -286,7 +286,7 @@ pub(super) fn count_moves_on<S: CellSet>(
     pos: &Position,
     budget: &Budget,
 ) -> Result<u64, GenError> {
-    let p = Pos::<S>::of(pos);
+    let p = Pos::<S>::of(pos, &t.layout);
     let mut out = Vec::new();
     let immediate = rules.removal == Removal::Immediate;
     let limit = DEFAULT_CAPTURE_LIMIT.min(budget.left().min(u32::MAX as u64) as u32);
@@ -331,7 +331,7 @@ pub(super) fn legal_moves_on<S: CellSet>(
     rules: &Rules,
     pos: &Position,
 ) -> Result<Vec<crate::moves::Move>, GenError> {
-    let p = Pos::<S>::of(pos);
+    let p = Pos::<S>::of(pos, &t.layout);
     let mut out = Vec::new();
     let immediate = rules.removal == Removal::Immediate;
     // The capture search, monomorphised over the removal timing and the king's reach.
@@ -361,15 +361,15 @@ pub(super) fn legal_moves_on<S: CellSet>(
     Ok(out
         .into_iter()
         .map(|m| crate::moves::Move {
-            from: m.from,
-            to: m.to,
+            from: t.layout.cell(m.from),
+            to: t.layout.cell(m.to),
             piece: if m.king { Kind::King } else { Kind::Man },
             becomes: if m.becomes_king {
                 Kind::King
             } else {
                 Kind::Man
             },
-            captured: m.captured.to_bits(),
+            captured: t.layout.bits(m.captured),
         })
         .collect())
 }

@@ -14,7 +14,7 @@ pub(super) fn quiet<S: CellSet>(t: &Tables<S>, p: &Pos<S>, out: &mut Vec<NarrowM
         let d = dirs.trailing_zeros() as usize;
         dirs &= dirs - 1;
         let off = t.shift[d & 7];
-        let mut to = p.men[me].shift(off).and(empty);
+        let mut to = p.men[me].shift(off).and(empty).and(t.into[d & 7]);
         while !to.is_zero() {
             let c = to.lowest();
             to = to.rest();
@@ -32,6 +32,7 @@ pub(super) fn quiet<S: CellSet>(t: &Tables<S>, p: &Pos<S>, out: &mut Vec<NarrowM
         let d = dirs.trailing_zeros() as usize;
         dirs &= dirs - 1;
         let off = t.shift[d & 7];
+        let empty = empty.and(t.into[d & 7]);
         let mut kings = p.kings[me];
         while !kings.is_zero() {
             let from = kings.lowest();
@@ -77,6 +78,7 @@ pub(super) fn count_quiet<S: CellSet, const SLOTS: usize>(t: &Tables<S>, p: &Pos
         let d = dirs.trailing_zeros() as usize;
         dirs &= dirs - 1;
         let off = t.shift[d & 7];
+        let empty = empty.and(t.into[d & 7]);
         let mut k = kings.shift(off).and(empty);
         while !k.is_zero() {
             n += k.count() as u64;

@@ -4,7 +4,7 @@
 use super::Bulk;
 use crate::bits::Bits;
 use crate::bits::CellSet;
-use crate::board::{Dir, DIRS};
+use crate::board::{Board, Dir, DIRS};
 use crate::ends::EndKind;
 use crate::position::Kind;
 use crate::rules::Rules;
@@ -13,14 +13,22 @@ use crate::rules::{Goal, MidCapturePromotion, PieceRules, Precedence, Range, Rea
 /// The ruleset, compiled for the narrow generator.
 #[derive(Clone, Debug)]
 pub struct Tables<S> {
+    /// Where each cell is kept ([`Layout`]).
+    pub(super) layout: Layout,
     pub(super) cells: S,
+    /// The cells a step in each direction can reach (the cells whose neighbour the other way
+    /// links to them): a set moved one step is masked with it, so that no cell wraps onto
+    /// another row in a compact layout.
+    pub(super) into: [S; DIRS],
     pub(super) promo: [S; 2],
     /// Id offset of each direction (0: the board has no link that way).
     pub(super) shift: [i32; DIRS],
     pub(super) man_move: [u8; 2],
     pub(super) man_cap: [u8; 2],
     /// The men's capture directions as slots (the first `slots` used; an unused slot has
-    /// offset 0 and an empty mask), so that the hot loops run a fixed number of times.
+    /// offset 0 and an empty mask), so that the hot loops run a fixed number of times. The
+    /// mask of a capture slot is the cells a jump that way can start from; of a quiet slot,
+    /// the cells a step that way can reach.
     pub(super) mc: [Slots<S>; 2],
     /// The men's quiet directions, as slots.
     pub(super) mm: [Slots<S>; 2],
@@ -44,6 +52,10 @@ pub struct Tables<S> {
     pub(super) halt: bool,
     /// The ruleset's end rules, each a test of the piece sets.
     pub(super) ends: Ends,
+    /// Whether the ruleset has end rules.
+    pub(super) any_ends: bool,
+    /// The directions a jump (two steps) can take from each cell, by narrow id.
+    pub(super) jumps_from: [u8; 128],
 }
 
 /// The end rules the narrow generator knows: a position they decide has no moves.
@@ -78,7 +90,13 @@ impl<S: CellSet> Tables<S> {
     /// rulesets without end rules.
     #[inline(always)]
     pub(super) fn decided(&self, p: &super::moves::Pos<S>) -> bool {
-        self.ends != Ends::default() && self.ends_decide(p)
+        self.any_ends && self.ends_decide(p)
+    }
+
+    /// The directions a jump can take from the cell with narrow id `cell`.
+    #[inline(always)]
+    pub(super) fn jump_dirs(&self, cell: u32) -> u8 {
+        self.jumps_from[cell as usize & 127]
     }
 
     #[inline(never)]
@@ -107,7 +125,7 @@ pub(super) struct Slots<S> {
 }
 
 impl<S: CellSet> Slots<S> {
-    pub(super) fn of(dirs: u8, shift: &[i32; DIRS], cells: S) -> Slots<S> {
+    pub(super) fn of(dirs: u8, shift: &[i32; DIRS], mask: &[S; DIRS]) -> Slots<S> {
         let mut s = Slots {
             off: [0; 8],
             dir: [0; 8],
@@ -118,13 +136,103 @@ impl<S: CellSet> Slots<S> {
         for (i, &d) in list.iter().enumerate() {
             s.off[i] = shift[d];
             s.dir[i] = d as u8;
-            s.on[i] = cells;
+            s.on[i] = mask[d];
             let back = Dir::ALL[d].opposite() as usize;
             if let Some(j) = list.iter().position(|&e| e == back) {
                 s.back[i] = j as u8;
             }
         }
         s
+    }
+}
+
+/// Where the narrow generator keeps each cell of a board: at the board's own id, or, for a
+/// board whose padded ids run past 64 while its squares fit in one word (the full 8×8 board:
+/// 71 ids, 64 squares), at `width × y + x`. Each direction is still a constant offset; a step
+/// that would wrap onto the next row is masked out ([`Tables::into`]).
+#[derive(Clone, Debug)]
+pub(super) struct Layout {
+    /// The narrow id of each board id (`None`: the board's own ids).
+    narrow: Option<Vec<u8>>,
+    /// The board id of each narrow id.
+    board: Vec<u8>,
+}
+
+impl Layout {
+    /// The board's own ids.
+    fn same(board: &Board) -> Layout {
+        Layout {
+            narrow: None,
+            board: (0..board.id_bound()).map(|c| c as u8).collect(),
+        }
+    }
+
+    /// The compact row-major layout of `board` and the offset of each direction in it (0:
+    /// no link that way), if each direction is a constant offset there and it fits in one
+    /// word.
+    fn compact(board: &Board) -> Option<(Layout, [i32; DIRS])> {
+        let w = board.width() as usize;
+        if w * board.height() as usize > 64 {
+            return None;
+        }
+        let mut narrow = vec![u8::MAX; board.id_bound()];
+        let mut back = vec![0u8; 64];
+        for c in board.cells().iter() {
+            let (x, y) = board.xy(c);
+            let n = w * y as usize + x as usize;
+            narrow[c] = n as u8;
+            back[n] = c as u8;
+        }
+        let mut shift = [0i32; DIRS];
+        for c in board.cells().iter() {
+            for d in Dir::ALL {
+                let to = board.next(c, d);
+                if to == crate::board::NONE {
+                    continue;
+                }
+                let off = narrow[to as usize] as i32 - narrow[c] as i32;
+                let known = &mut shift[d as usize];
+                if *known == 0 {
+                    *known = off;
+                } else if *known != off {
+                    return None;
+                }
+            }
+        }
+        Some((
+            Layout {
+                narrow: Some(narrow),
+                board: back,
+            },
+            shift,
+        ))
+    }
+
+    /// A set of board cells in this layout.
+    #[inline]
+    pub(super) fn set<S: CellSet>(&self, b: Bits) -> S {
+        match &self.narrow {
+            None => S::from_bits(b),
+            Some(n) => b.iter().fold(S::default(), |s, c| s.with(n[c] as usize)),
+        }
+    }
+
+    /// A set of this layout as board cells.
+    pub(super) fn bits<S: CellSet>(&self, s: S) -> Bits {
+        match &self.narrow {
+            None => s.to_bits(),
+            Some(_) => s.cells().map(|n| self.board[n] as usize).collect(),
+        }
+    }
+
+    /// The narrow id of a board cell.
+    fn id(&self, cell: usize) -> usize {
+        self.narrow.as_ref().map_or(cell, |n| n[cell] as usize)
+    }
+
+    /// The board id of a narrow id.
+    pub(super) fn cell(&self, n: u8) -> u8 {
+        self.board[n as usize]
     }
 }
 
@@ -182,6 +290,14 @@ impl Bulk {
                 shift[d] = shifts[d] as i32;
             }
         }
+        let ids = board.id_bound();
+        let mut layout = Layout::same(board);
+        if ids > 64 {
+            if let Some((compact, offsets)) = Layout::compact(board) {
+                layout = compact;
+                shift = offsets;
+            }
+        }
         let value = rules
             .precedence
             .iter()
@@ -191,9 +307,10 @@ impl Bulk {
             })
             .unwrap_or((0, 0));
         fn tables<S: CellSet>(
-            board: &crate::board::Board,
+            board: &Board,
             rules: &Rules,
             promo: [Bits; 2],
+            layout: Layout,
             shift: [i32; DIRS],
             value: (u32, u32),
             ends: Ends,
@@ -204,7 +321,27 @@ impl Bulk {
             let linked: u8 = (0..DIRS)
                 .filter(|&d| shift[d] != 0)
                 .fold(0, |m, d| m | 1 << d);
-            let cells = S::from_bits(board.cells());
+            let cells: S = layout.set(board.cells());
+            // The cells a step reaches, and those a jump (two steps) starts from, per direction.
+            let mut into = [Bits::EMPTY; DIRS];
+            let mut jumps = [Bits::EMPTY; DIRS];
+            let mut jumps_from = [0u8; 128];
+            for c in board.cells().iter() {
+                for d in Dir::ALL {
+                    let to = board.next(c, d);
+                    if to == crate::board::NONE {
+                        continue;
+                    }
+                    let i = d as usize;
+                    into[i].insert(to as usize);
+                    if board.next(to as usize, d) != crate::board::NONE {
+                        jumps[i].insert(c);
+                        jumps_from[layout.id(c)] |= 1 << i;
+                    }
+                }
+            }
+            let into = into.map(|b| layout.set::<S>(b));
+            let jumps = jumps.map(|b| layout.set::<S>(b));
             let man_move = man.moves.map(|d| d.0 & linked);
             let man_cap = man.captures.map(|d| d.0 & linked);
             let widest = man_move
@@ -214,11 +351,13 @@ impl Bulk {
                 .max()
                 .unwrap_or(0);
             Tables {
-                mc: man_cap.map(|d| Slots::of(d, &shift, cells)),
-                mm: man_move.map(|d| Slots::of(d, &shift, cells)),
+                mc: man_cap.map(|d| Slots::of(d, &shift, &jumps)),
+                mm: man_move.map(|d| Slots::of(d, &shift, &into)),
                 slots: if widest <= 4 { 4 } else { 8 },
                 cells,
-                promo: promo.map(S::from_bits),
+                into,
+                promo: promo.map(|p| layout.set(p)),
+                layout,
                 shift,
                 man_move,
                 man_cap,
@@ -237,17 +376,18 @@ impl Bulk {
                 },
                 value,
                 halt: king.halt_behind_last_king,
+                any_ends: ends != Ends::default(),
                 ends,
+                jumps_from,
             }
         }
-        let ids = board.id_bound();
-        if ids <= 64 {
+        if ids <= 64 || layout.narrow.is_some() {
             Some(Bulk::Word(Box::new(tables::<u64>(
-                board, rules, promo, shift, value, ends,
+                board, rules, promo, layout, shift, value, ends,
             ))))
         } else if ids <= 128 {
             Some(Bulk::TwoWords(Box::new(tables::<u128>(
-                board, rules, promo, shift, value, ends,
+                board, rules, promo, layout, shift, value, ends,
             ))))
         } else {
             None
