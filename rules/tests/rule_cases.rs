@@ -5,7 +5,8 @@
 use std::collections::BTreeSet;
 
 use arbiter_rules::{
-    judge, status, variant, Budget, MoveError, Position, Status, Variant, Verdict,
+    judge, status, variant, Bits, Budget, Color, Kind, MoveError, Position, Status, Variant,
+    Verdict,
 };
 
 struct Case {
@@ -187,6 +188,20 @@ fn run_case(case: &Case) {
                 let want = v.parse_fen(fen.trim()).unwrap();
                 let got = v.play(&p, &d.mv);
                 assert_eq!(v.fen(&got), v.fen(&want), "{ctx}: position after {m}");
+                // Piece by piece too: every piece has one side and one kind.
+                for c in [Color::White, Color::Black] {
+                    for k in Kind::ALL {
+                        assert_eq!(
+                            got.pieces(c, k),
+                            want.pieces(c, k),
+                            "{ctx}: {c:?} {k:?} after {m}"
+                        );
+                    }
+                    let kinds = Kind::ALL
+                        .iter()
+                        .fold(Bits::EMPTY, |a, &k| a.union(got.pieces(c, k)));
+                    assert_eq!(kinds, got.side_pieces(c), "{ctx}: {c:?} after {m}");
+                }
             }
             "notation" => {
                 let (m, want) = rest.split_once("=>").unwrap();

@@ -800,10 +800,12 @@ impl Variant {
             return p;
         }
         p.take(pos.side, m.piece, m.from as usize);
-        p.put(pos.side, m.becomes, m.to as usize);
+        // The captured pieces first: under immediate removal a capture may end on the square
+        // of a piece it took.
         if m.is_capture() {
             p.take_all(pos.side.opponent(), m.captured);
         }
+        p.put(pos.side, m.becomes, m.to as usize);
         if self.spec.rules.no_return {
             p.last[me] = [m.from, m.to];
             // A captured stone's last move no longer binds anything: forget it, so that the
