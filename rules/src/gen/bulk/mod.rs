@@ -2,13 +2,15 @@
 //!
 //! The same rules as the other generators, read from the same ruleset data, on a position held
 //! in cell sets of the board's own width ([`CellSet`]: one machine word for every board of up to
-//! 64 cell ids, two for up to 128), monomorphised over that width, the capture removal
+//! 64 cell ids or 64 squares, two for up to 128), monomorphised over that width, the capture removal
 //! (deferred or immediate) and the king's reach (short, or flying), and chosen once per variant
 //! ([`Bulk::of`]) from ruleset *properties*, never from a variant's id.
 //!
 //! What makes it fast:
 //! - every piece set is one or two machine words; a step or a jump of every man at once is a
-//!   shift of a set (the board's padded layout makes each direction a constant shift);
+//!   shift of a set (the board's padded layout makes each direction a constant shift; a board
+//!   whose padding would need a second word, the full 8×8 board, is kept in a compact layout
+//!   of its own, `tables::Layout`, where steps that would wrap onto another row are masked);
 //! - at the last ply perft counts the moves without making them: quiet moves by popcounts of
 //!   shifted sets, captures by their search, collapsed to distinct moves by a sort;
 //! - a flying king finds its victim by stepping a one-bit set along the direction, and searches
