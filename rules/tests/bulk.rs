@@ -125,11 +125,13 @@ fn the_narrow_generator_serves_the_plain_rulesets() {
         "turkish",
         "killer",
         "breakthrough",
+        "frisian",
+        "frysk",
     ] {
         assert!(ids.contains(&id), "{id} has a narrow generator: {ids:?}");
     }
     // Rulesets with another mechanism are left to the general generator.
-    for id in ["frisian", "parachute", "hawaiian", "lahti", "dameo"] {
+    for id in ["parachute", "hawaiian", "lahti", "dameo"] {
         assert!(!ids.contains(&id), "{id}");
     }
 }
@@ -204,4 +206,68 @@ fn both_perfts_agree_below_random_placements() {
         }
         assert_eq!(checked, 40, "{}", v.id());
     }
+}
+
+/// The king-move limit (Frisian): games from random placements of men and kings in which the
+/// side to move mostly moves a king without capturing, so that runs reach the limit, are cut
+/// short by a capture, or lose their king. Both generators see the same moves at every ply and
+/// the same perft a few plies below.
+#[test]
+fn both_generators_hold_kings_at_the_move_limit() {
+    let mut rng = Rng(0x7e57);
+    let limited: Vec<&Variant> = narrow_variants()
+        .into_iter()
+        .filter(|v| v.rules().king_quiet_limit != 0)
+        .collect();
+    assert!(!limited.is_empty());
+    let mut held = 0;
+    for v in limited {
+        for i in 0..600 {
+            let Some(mut pos) = random_position(v, &mut rng, 4 + i % 6) else {
+                continue;
+            };
+            for ply in 0..24 {
+                same_moves(v, &pos);
+                if ply % 6 == 5 {
+                    assert_eq!(
+                        perft(v, &pos, 3).unwrap(),
+                        perft_general(v, &pos, 3).unwrap(),
+                        "{}: {}",
+                        v.id(),
+                        v.fen(&pos)
+                    );
+                }
+                let moves = v
+                    .legal_moves(&pos, &arbiter_rules::Budget::unlimited())
+                    .unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                let run = pos.king_run(pos.side());
+                if run.count >= v.rules().king_quiet_limit
+                    && !pos.pieces(pos.side(), Kind::Man).is_empty()
+                {
+                    held += 1;
+                }
+                let kings: Vec<&Move> = moves
+                    .iter()
+                    .filter(|m| m.piece == Kind::King && !m.is_capture())
+                    .collect();
+                let mv = if !kings.is_empty() && rng.below(4) != 0 {
+                    // The same king again where it can.
+                    let same: Vec<&&Move> = kings.iter().filter(|m| m.from == run.cell).collect();
+                    if !same.is_empty() && rng.below(3) != 0 {
+                        **same[rng.below(same.len())]
+                    } else {
+                        *kings[rng.below(kings.len())]
+                    }
+                } else {
+                    moves[rng.below(moves.len())]
+                };
+                pos = v.play(&pos, &mv);
+            }
+        }
+    }
+    // The limit was reached often enough to matter.
+    assert!(held > 100, "{held} positions with a king held");
 }

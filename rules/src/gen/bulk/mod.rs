@@ -23,11 +23,12 @@
 //!
 //! It serves the rulesets made of men and kings that step, slide, and capture by short or
 //! flying leaps, with either removal timing, any mid-capture promotion and precedence, the
-//! Turkish ban on turning back, Killer's halt behind a last captured king, and the end rules
-//! that are tests of piece sets (the first king wins; a lone king against a lone man or a lone
-//! king). Variants with another mechanism (parachutists, drops, removals, line moves, other
-//! end rules, the Frisian king-move limit, the no-return rule, step-only links, graph boards
-//! without constant shifts) are counted by the general generator; both are checked against each other on random positions of every variant
+//! Turkish ban on turning back, Killer's halt behind a last captured king, the Frisian
+//! king-move limit (each side's run of king moves is carried beside the position, by the walks
+//! of a ruleset with the limit only), and the end rules that are tests of piece sets (the first
+//! king wins; a lone king against a lone man or a lone king). Variants with another mechanism
+//! (parachutists, drops, removals, line moves, other end rules, the no-return rule, step-only
+//! links, graph boards without constant shifts) are counted by the general generator; both are checked against each other on random positions of every variant
 //! (`tests/bulk.rs`) and against the published perft tables.
 
 // The direction loops index several parallel arrays by slot.

@@ -1,7 +1,7 @@
 //! Perft and move counting by the narrow generator, with bulk counting at the last ply.
 
 use super::captures::captures;
-use super::moves::{play, NarrowMove, Pos};
+use super::moves::{next_run, play, run_of, NarrowMove, Pos, Run};
 use super::quiet::{count_quiet, quiet};
 use super::tables::Tables;
 use super::Bulk;
@@ -36,6 +36,9 @@ pub(super) struct Walk<
     pub(super) spent: std::cell::Cell<u64>,
     /// What the walk charges.
     pub(super) budget: &'a Budget,
+    /// The king of the side to move that the king-move limit holds, in the position whose
+    /// moves are made or counted next (none in a ruleset without the limit).
+    pub(super) held: std::cell::Cell<S>,
 }
 
 impl<
@@ -53,6 +56,7 @@ impl<
             limit: Default::default(),
             spent: Default::default(),
             budget,
+            held: Default::default(),
         };
         w.bound_searches();
         w
@@ -88,6 +92,7 @@ impl<
         }
     }
 
+    /// The moves of `p` into `out` (a king held by the king-move limit: [`Walk::held`]).
     pub(super) fn moves(&self, p: &Pos<S>, out: &mut Vec<NarrowMove<S>>) -> Result<(), GenError> {
         if self.t.decided(p) {
             out.clear();
@@ -104,11 +109,12 @@ impl<
         self.spent.set(spent);
         r?;
         if out.is_empty() {
-            quiet(self.t, p, out);
+            quiet(self.t, p, self.held.get(), out);
         }
         Ok(())
     }
 
+    /// The number of moves of `p` (a king held by the king-move limit: [`Walk::held`]).
     #[inline(never)]
     pub(super) fn count(&self, p: &Pos<S>, out: &mut Vec<NarrowMove<S>>) -> Result<u64, GenError> {
         if self.t.decided(p) {
@@ -127,7 +133,7 @@ impl<
         if n > 0 {
             return Ok(n);
         }
-        Ok(count_quiet::<S, SLOTS>(self.t, p))
+        Ok(count_quiet::<S, SLOTS>(self.t, p, self.held.get()))
     }
 
     /// Leaves `buffers.len()` plies below `p` (one move buffer per ply), charged to the
@@ -136,6 +142,40 @@ impl<
     pub(super) fn walk<const CHARGED: bool>(
         &self,
         p: &Pos<S>,
+        run: Run,
+        buffers: &mut [Vec<NarrowMove<S>>],
+    ) -> Result<u64, GenError> {
+        // The king-move limit's bookkeeping only in the walk of a ruleset that has one.
+        if self.t.king_limit != 0 {
+            self.walk_as::<CHARGED, true>(p, run, buffers)
+        } else {
+            self.walk_as::<CHARGED, false>(p, run, buffers)
+        }
+    }
+
+    /// Sets [`Walk::held`] for `p` with the runs `run` (`LIMIT` only: otherwise it stays
+    /// empty).
+    #[inline(always)]
+    fn hold<const LIMIT: bool>(&self, p: &Pos<S>, run: &Run) {
+        if LIMIT {
+            self.held.set(p.held_king(run, self.t.king_limit));
+        }
+    }
+
+    /// The runs after `m` (`LIMIT` only), played from `run` to `q`.
+    #[inline(always)]
+    fn run_after<const LIMIT: bool>(&self, q: &Pos<S>, m: &NarrowMove<S>, run: Run) -> Run {
+        if LIMIT {
+            next_run(q, m, run, self.t.king_limit)
+        } else {
+            run
+        }
+    }
+
+    fn walk_as<const CHARGED: bool, const LIMIT: bool>(
+        &self,
+        p: &Pos<S>,
+        run: Run,
         buffers: &mut [Vec<NarrowMove<S>>],
     ) -> Result<u64, GenError> {
         let before = self.spent.get();
@@ -149,6 +189,7 @@ impl<
             }
         };
         let (buf, rest) = buffers.split_first_mut().expect("one buffer per ply");
+        self.hold::<LIMIT>(p, &run);
         if rest.is_empty() {
             let n = self.count(p, buf).map_err(stopped)?;
             if CHARGED {
@@ -165,13 +206,17 @@ impl<
             let scratch = &mut rest[0];
             if !CHARGED {
                 for m in buf.iter() {
-                    total += self.count(&play(p, m), scratch)?;
+                    let q = play(p, m);
+                    self.hold::<LIMIT>(&q, &self.run_after::<LIMIT>(&q, m, run));
+                    total += self.count(&q, scratch)?;
                 }
                 return Ok(total);
             }
             let stop = before.saturating_add(self.budget.left());
             for m in buf.iter() {
-                total += self.count(&play(p, m), scratch).map_err(stopped)?;
+                let q = play(p, m);
+                self.hold::<LIMIT>(&q, &self.run_after::<LIMIT>(&q, m, run));
+                total += self.count(&q, scratch).map_err(stopped)?;
                 if self.spent.get() > stop {
                     break;
                 }
@@ -183,7 +228,9 @@ impl<
             self.charge(1 + self.spent.get() - before)?;
         }
         for m in buf.iter() {
-            total += self.walk::<CHARGED>(&play(p, m), rest)?;
+            let q = play(p, m);
+            total +=
+                self.walk_as::<CHARGED, LIMIT>(&q, self.run_after::<LIMIT>(&q, m, run), rest)?;
         }
         Ok(total)
     }
@@ -200,6 +247,7 @@ pub(super) fn perft_on<S: CellSet>(
         return Ok(1);
     }
     let p = Pos::<S>::of(pos, &t.layout);
+    let run = run_of(pos, &t.layout);
     let mut buffers: Vec<Vec<NarrowMove<S>>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
     let immediate = rules.removal == Removal::Immediate;
     let king = rules.piece(Kind::King).reach;
@@ -208,16 +256,16 @@ pub(super) fn perft_on<S: CellSet>(
             if t.slots == 4 {
                 let w = Walk::<S, $imm, $fly, $behind, 4>::new(t, budget);
                 if budget.is_unlimited() {
-                    w.walk::<false>(&p, &mut buffers)
+                    w.walk::<false>(&p, run, &mut buffers)
                 } else {
-                    w.walk::<true>(&p, &mut buffers)
+                    w.walk::<true>(&p, run, &mut buffers)
                 }
             } else {
                 let w = Walk::<S, $imm, $fly, $behind, 8>::new(t, budget);
                 if budget.is_unlimited() {
-                    w.walk::<false>(&p, &mut buffers)
+                    w.walk::<false>(&p, run, &mut buffers)
                 } else {
-                    w.walk::<true>(&p, &mut buffers)
+                    w.walk::<true>(&p, run, &mut buffers)
                 }
             }
         };
@@ -287,6 +335,7 @@ pub(super) fn count_moves_on<S: CellSet>(
     budget: &Budget,
 ) -> Result<u64, GenError> {
     let p = Pos::<S>::of(pos, &t.layout);
+    let run = run_of(pos, &t.layout);
     let mut out = Vec::new();
     let immediate = rules.removal == Removal::Immediate;
     let limit = DEFAULT_CAPTURE_LIMIT.min(budget.left().min(u32::MAX as u64) as u32);
@@ -294,10 +343,12 @@ pub(super) fn count_moves_on<S: CellSet>(
         ($imm:literal, $fly:literal, $behind:literal) => {
             if t.slots == 4 {
                 let w = Walk::<S, $imm, $fly, $behind, 4>::new(t, budget);
+                w.hold::<true>(&p, &run);
                 let r = w.count(&p, &mut out);
                 (r, w.spent.get())
             } else {
                 let w = Walk::<S, $imm, $fly, $behind, 8>::new(t, budget);
+                w.hold::<true>(&p, &run);
                 let r = w.count(&p, &mut out);
                 (r, w.spent.get())
             }
@@ -332,6 +383,8 @@ pub(super) fn legal_moves_on<S: CellSet>(
     pos: &Position,
 ) -> Result<Vec<crate::moves::Move>, GenError> {
     let p = Pos::<S>::of(pos, &t.layout);
+    let run = run_of(pos, &t.layout);
+    let held = p.held_king(&run, t.king_limit);
     let mut out = Vec::new();
     let immediate = rules.removal == Removal::Immediate;
     // The capture search, monomorphised over the removal timing and the king's reach.
@@ -356,7 +409,7 @@ pub(super) fn legal_moves_on<S: CellSet>(
     };
     r?;
     if out.is_empty() {
-        quiet(t, &p, &mut out);
+        quiet(t, &p, held, &mut out);
     }
     Ok(out
         .into_iter()

@@ -4,8 +4,9 @@ use super::moves::{NarrowMove, Pos};
 use super::tables::Tables;
 use crate::bits::CellSet;
 
-/// The quiet moves of `p` into `out` (appended).
-pub(super) fn quiet<S: CellSet>(t: &Tables<S>, p: &Pos<S>, out: &mut Vec<NarrowMove<S>>) {
+/// The quiet moves of `p` into `out` (appended); `held`: a king that may not move now (the
+/// king-move limit).
+pub(super) fn quiet<S: CellSet>(t: &Tables<S>, p: &Pos<S>, held: S, out: &mut Vec<NarrowMove<S>>) {
     let me = p.side;
     let empty = t.cells.andn(p.occupied());
     let promo = t.promo[me];
@@ -27,13 +28,14 @@ pub(super) fn quiet<S: CellSet>(t: &Tables<S>, p: &Pos<S>, out: &mut Vec<NarrowM
             });
         }
     }
+    let movers = p.kings[me].andn(held);
     let mut dirs = t.king_move[me];
     while dirs != 0 {
         let d = dirs.trailing_zeros() as usize;
         dirs &= dirs - 1;
         let off = t.shift[d & 7];
         let empty = empty.and(t.into[d & 7]);
-        let mut kings = p.kings[me];
+        let mut kings = movers;
         while !kings.is_zero() {
             let from = kings.lowest();
             kings = kings.rest();
@@ -55,9 +57,13 @@ pub(super) fn quiet<S: CellSet>(t: &Tables<S>, p: &Pos<S>, out: &mut Vec<NarrowM
     }
 }
 
-/// The number of quiet moves of `p`, by popcounts.
+/// The number of quiet moves of `p`, by popcounts; `held`: as for [`quiet`].
 #[inline(always)]
-pub(super) fn count_quiet<S: CellSet, const SLOTS: usize>(t: &Tables<S>, p: &Pos<S>) -> u64 {
+pub(super) fn count_quiet<S: CellSet, const SLOTS: usize>(
+    t: &Tables<S>,
+    p: &Pos<S>,
+    held: S,
+) -> u64 {
     let me = p.side;
     let empty = t.cells.andn(p.occupied());
     let mut n = 0u64;
@@ -73,6 +79,7 @@ pub(super) fn count_quiet<S: CellSet, const SLOTS: usize>(t: &Tables<S>, p: &Pos
     if kings.is_zero() {
         return n;
     }
+    let kings = kings.andn(held);
     let mut dirs = t.king_move[me];
     while dirs != 0 {
         let d = dirs.trailing_zeros() as usize;

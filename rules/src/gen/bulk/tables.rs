@@ -54,6 +54,9 @@ pub struct Tables<S> {
     pub(super) ends: Ends,
     /// Whether the ruleset has end rules.
     pub(super) any_ends: bool,
+    /// The king-move limit: non-capturing moves in a row by one king while its side has men
+    /// (0: none).
+    pub(super) king_limit: u8,
     /// The directions a jump (two steps) can take from each cell, by narrow id.
     pub(super) jumps_from: [u8; 128],
 }
@@ -226,7 +229,7 @@ impl Layout {
     }
 
     /// The narrow id of a board cell.
-    fn id(&self, cell: usize) -> usize {
+    pub(super) fn id(&self, cell: usize) -> usize {
         self.narrow.as_ref().map_or(cell, |n| n[cell] as usize)
     }
 
@@ -276,7 +279,6 @@ impl Bulk {
             && rules.opening_removals.is_empty()
             && rules.stones_in_hand == 0
             && !rules.far_rank_frozen
-            && rules.king_quiet_limit == 0
             && !rules.leaps()
             && rules.castles.is_none()
             && rules.goal != Goal::NoMovesPasses;
@@ -377,6 +379,7 @@ impl Bulk {
                 value,
                 halt: king.halt_behind_last_king,
                 any_ends: ends != Ends::default(),
+                king_limit: rules.king_quiet_limit,
                 ends,
                 jumps_from,
             }
