@@ -94,10 +94,6 @@ impl<
 
     /// The moves of `p` into `out` (a king held by the king-move limit: [`Walk::held`]).
     pub(super) fn moves(&self, p: &Pos<S>, out: &mut Vec<NarrowMove<S>>) -> Result<(), GenError> {
-        if self.t.decided(p) {
-            out.clear();
-            return Ok(());
-        }
         let mut spent = self.spent.get();
         let r = captures::<S, IMMEDIATE, FLYING, BEHIND, false, SLOTS>(
             self.t,
@@ -117,9 +113,6 @@ impl<
     /// The number of moves of `p` (a king held by the king-move limit: [`Walk::held`]).
     #[inline(never)]
     pub(super) fn count(&self, p: &Pos<S>, out: &mut Vec<NarrowMove<S>>) -> Result<u64, GenError> {
-        if self.t.decided(p) {
-            return Ok(0);
-        }
         let mut spent = self.spent.get();
         let r = captures::<S, IMMEDIATE, FLYING, BEHIND, true, SLOTS>(
             self.t,
@@ -145,11 +138,13 @@ impl<
         run: Run,
         buffers: &mut [Vec<NarrowMove<S>>],
     ) -> Result<u64, GenError> {
-        // The king-move limit's bookkeeping only in the walk of a ruleset that has one.
-        if self.t.king_limit != 0 {
-            self.walk_as::<CHARGED, true>(p, run, buffers)
-        } else {
-            self.walk_as::<CHARGED, false>(p, run, buffers)
+        // The king-move limit's bookkeeping and the end rules' tests only in the walk of a
+        // ruleset that has them.
+        match (self.t.king_limit != 0, self.t.any_ends) {
+            (false, false) => self.walk_as::<CHARGED, false, false>(p, run, buffers),
+            (false, true) => self.walk_as::<CHARGED, false, true>(p, run, buffers),
+            (true, false) => self.walk_as::<CHARGED, true, false>(p, run, buffers),
+            (true, true) => self.walk_as::<CHARGED, true, true>(p, run, buffers),
         }
     }
 
@@ -172,7 +167,8 @@ impl<
         }
     }
 
-    fn walk_as<const CHARGED: bool, const LIMIT: bool>(
+    /// The walk; `ENDS`: the ruleset has end rules, and a position they decide has no moves.
+    fn walk_as<const CHARGED: bool, const LIMIT: bool, const ENDS: bool>(
         &self,
         p: &Pos<S>,
         run: Run,
@@ -188,6 +184,12 @@ impl<
                 e
             }
         };
+        if ENDS && self.t.decided(p) {
+            if CHARGED {
+                self.charge(1)?;
+            }
+            return Ok(0);
+        }
         let (buf, rest) = buffers.split_first_mut().expect("one buffer per ply");
         self.hold::<LIMIT>(p, &run);
         if rest.is_empty() {
@@ -207,6 +209,9 @@ impl<
             if !CHARGED {
                 for m in buf.iter() {
                     let q = play(p, m);
+                    if ENDS && self.t.decided(&q) {
+                        continue;
+                    }
                     self.hold::<LIMIT>(&q, &self.run_after::<LIMIT>(&q, m, run));
                     total += self.count(&q, scratch)?;
                 }
@@ -215,6 +220,9 @@ impl<
             let stop = before.saturating_add(self.budget.left());
             for m in buf.iter() {
                 let q = play(p, m);
+                if ENDS && self.t.decided(&q) {
+                    continue;
+                }
                 self.hold::<LIMIT>(&q, &self.run_after::<LIMIT>(&q, m, run));
                 total += self.count(&q, scratch).map_err(stopped)?;
                 if self.spent.get() > stop {
@@ -229,8 +237,11 @@ impl<
         }
         for m in buf.iter() {
             let q = play(p, m);
-            total +=
-                self.walk_as::<CHARGED, LIMIT>(&q, self.run_after::<LIMIT>(&q, m, run), rest)?;
+            total += self.walk_as::<CHARGED, LIMIT, ENDS>(
+                &q,
+                self.run_after::<LIMIT>(&q, m, run),
+                rest,
+            )?;
         }
         Ok(total)
     }
