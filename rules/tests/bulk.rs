@@ -32,6 +32,13 @@ fn same_moves(v: &Variant, pos: &Position) {
     } else {
         bulk.legal_moves(v.rules(), pos).expect("narrow generation")
     };
+    if !v.decided(pos) {
+        // The judge's question, counted without building the moves.
+        let counted = bulk
+            .count_moves(v.rules(), pos, &arbiter_rules::Budget::unlimited())
+            .expect("narrow count");
+        assert_eq!(counted, general.len() as u64, "{}: {}", v.id(), v.fen(pos));
+    }
     let (g, n) = (identities(&general), identities(&narrow));
     assert_eq!(
         g.len(),
