@@ -57,6 +57,17 @@ fn same_moves(v: &Variant, pos: &Position) {
     assert_eq!(g, n, "{}: {}", v.id(), v.fen(pos));
 }
 
+/// Both generators count the same leaves `depth` plies below `pos`.
+fn same_perft(v: &Variant, pos: &Position, depth: u32) {
+    assert_eq!(
+        perft(v, pos, depth).unwrap(),
+        perft_general(v, pos, depth).unwrap(),
+        "{}: {}",
+        v.id(),
+        v.fen(pos)
+    );
+}
+
 /// A random position: men and kings of both sides on random squares (men never on their own
 /// promotion squares), the side to move at random.
 fn random_position(v: &Variant, rng: &mut Rng, pieces: usize) -> Option<Position> {
@@ -173,13 +184,7 @@ fn both_perfts_agree_below_random_positions() {
                 }
                 pos = v.play(&pos, &moves[rng.below(moves.len())]);
             }
-            assert_eq!(
-                perft(v, &pos, 3).unwrap(),
-                perft_general(v, &pos, 3).unwrap(),
-                "{}: {}",
-                v.id(),
-                v.fen(&pos)
-            );
+            same_perft(v, &pos, 3);
         }
     }
 }
@@ -203,13 +208,7 @@ fn both_perfts_agree_below_random_placements() {
                 continue;
             }
             checked += 1;
-            assert_eq!(
-                perft(v, &pos, 3).unwrap(),
-                perft_general(v, &pos, 3).unwrap(),
-                "{}: {}",
-                v.id(),
-                v.fen(&pos)
-            );
+            same_perft(v, &pos, 3);
         }
         assert_eq!(checked, 40, "{}", v.id());
     }
@@ -236,13 +235,7 @@ fn both_generators_hold_kings_at_the_move_limit() {
             for ply in 0..24 {
                 same_moves(v, &pos);
                 if ply % 6 == 5 {
-                    assert_eq!(
-                        perft(v, &pos, 3).unwrap(),
-                        perft_general(v, &pos, 3).unwrap(),
-                        "{}: {}",
-                        v.id(),
-                        v.fen(&pos)
-                    );
+                    same_perft(v, &pos, 3);
                 }
                 let moves = v
                     .legal_moves(&pos, &arbiter_rules::Budget::unlimited())
