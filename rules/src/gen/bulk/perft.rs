@@ -140,7 +140,7 @@ impl<
     ) -> Result<u64, GenError> {
         // The king-move limit's bookkeeping and the end rules' tests only in the walk of a
         // ruleset that has them.
-        match (self.t.king_limit != 0, self.t.any_ends) {
+        match (self.t.king_limit != 0, self.t.ends.any()) {
             (false, false) => self.walk_as::<CHARGED, false, false>(p, run, buffers),
             (false, true) => self.walk_as::<CHARGED, false, true>(p, run, buffers),
             (true, false) => self.walk_as::<CHARGED, true, false>(p, run, buffers),

@@ -52,8 +52,6 @@ pub struct Tables<S> {
     pub(super) halt: bool,
     /// The ruleset's end rules, each a test of the piece sets.
     pub(super) ends: Ends,
-    /// Whether the ruleset has end rules.
-    pub(super) any_ends: bool,
     /// The king-move limit: non-capturing moves in a row by one king while its side has men
     /// (0: none).
     pub(super) king_limit: u8,
@@ -73,7 +71,14 @@ pub(super) struct Ends {
 }
 
 impl Ends {
+    /// Whether there is any (the walks of rulesets without end rules test none).
+    pub(super) fn any(&self) -> bool {
+        *self != Ends::default()
+    }
+
     /// The end rules of `rules`, if the narrow generator knows every one.
+    ///
+    /// The tests are those of `crate::ends::decide`, on the narrow sets.
     fn of(rules: &Rules) -> Option<Ends> {
         let mut e = Ends::default();
         for r in &rules.ends {
@@ -89,21 +94,10 @@ impl Ends {
 }
 
 impl<S: CellSet> Tables<S> {
-    /// Whether an end rule has decided `p` (then it has no moves). A test of one flag for
-    /// rulesets without end rules.
-    #[inline(always)]
-    pub(super) fn decided(&self, p: &super::moves::Pos<S>) -> bool {
-        self.any_ends && self.ends_decide(p)
-    }
-
-    /// The directions a jump can take from the cell with narrow id `cell`.
-    #[inline(always)]
-    pub(super) fn jump_dirs(&self, cell: u32) -> u8 {
-        self.jumps_from[cell as usize & 127]
-    }
-
+    /// Whether an end rule has decided `p` (then it has no moves). Only the walks of rulesets
+    /// with end rules ask.
     #[inline(never)]
-    fn ends_decide(&self, p: &super::moves::Pos<S>) -> bool {
+    pub(super) fn decided(&self, p: &super::moves::Pos<S>) -> bool {
         let single = |s: S| !s.is_zero() && s.rest().is_zero();
         let kings = p.kings[0].or(p.kings[1]);
         if self.ends.any_king && !kings.is_zero() {
@@ -114,6 +108,12 @@ impl<S: CellSet> Tables<S> {
         (self.ends.king_against_man
             && ((lone_king(0) && lone_man(1)) || (lone_man(0) && lone_king(1))))
             || (self.ends.king_against_king && lone_king(0) && lone_king(1))
+    }
+
+    /// The directions a jump can take from the cell with narrow id `cell`.
+    #[inline(always)]
+    pub(super) fn jump_dirs(&self, cell: u32) -> u8 {
+        self.jumps_from[cell as usize & 127]
     }
 }
 
@@ -378,7 +378,6 @@ impl Bulk {
                 },
                 value,
                 halt: king.halt_behind_last_king,
-                any_ends: ends != Ends::default(),
                 king_limit: rules.king_quiet_limit,
                 ends,
                 jumps_from,
