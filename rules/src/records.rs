@@ -668,7 +668,7 @@ impl Reader<'_> {
                         illegal_text: Some(i),
                     });
                 }
-                Step::Moves(readings) => {
+                Step::Moves(mut readings) => {
                     let mut k = 0;
                     if readings.len() > 1 {
                         k = choices
@@ -683,16 +683,15 @@ impl Reader<'_> {
                             chosen: k,
                         });
                     }
-                    let r = &readings[k];
-                    for n in &r.notes {
-                        let mut n = n.clone();
+                    let r = readings.swap_remove(k);
+                    for mut n in r.notes {
                         n.ply = ply;
                         warnings.push(n);
                     }
                     let next = v.play(&pos, &r.mv.mv);
                     tracker.push(&pos, &r.mv.mv, &next);
                     pos = next;
-                    played.push(r.mv.clone());
+                    played.push(r.mv);
                     i += r.texts;
                     ended = end_state(v, &pos, &mut tracker, budget)?;
                     if ended.is_some() {
