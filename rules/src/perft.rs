@@ -37,7 +37,14 @@ pub fn perft(variant: &Variant, pos: &Position, depth: u32) -> Result<u64, GenEr
 /// [`perft`] by the general generator only (the reference the narrow one is checked and
 /// measured against).
 pub fn perft_general(variant: &Variant, pos: &Position, depth: u32) -> Result<u64, GenError> {
-    general(variant, pos, depth, Routes::Merged, &Budget::unlimited())
+    general(
+        variant,
+        pos,
+        depth,
+        Routes::Merged,
+        &Budget::unlimited(),
+        Last::Build,
+    )
 }
 
 /// Counts the leaves with every capture route counted separately ("keep duplicates").
@@ -60,7 +67,18 @@ pub fn count_leaves(
             return bulk.perft(variant.rules(), pos, depth, budget);
         }
     }
-    general(variant, pos, depth, routes, budget)
+    general(variant, pos, depth, routes, budget, Last::Count)
+}
+
+/// How the general generator's walk takes the moves of its last ply.
+#[derive(Clone, Copy)]
+enum Last {
+    /// It builds them, as every request does ([`perft_general`]: the generator's own pace).
+    Build,
+    /// It counts them, building only captures and moves a rule filters
+    /// ([`Variant::count_paths`]): the leaves of most plies of the drop games are counted
+    /// in one step.
+    Count,
 }
 
 fn general(
@@ -69,19 +87,18 @@ fn general(
     depth: u32,
     routes: Routes,
     budget: &Budget,
+    last: Last,
 ) -> Result<u64, GenError> {
     let mut buffers: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(64)).collect();
-    walk(
-        variant,
-        pos,
-        depth,
-        routes == Routes::Merged,
-        budget,
-        &mut buffers,
-    )
+    let dedup = routes == Routes::Merged;
+    match last {
+        Last::Build => walk::<false>(variant, pos, depth, dedup, budget, &mut buffers),
+        Last::Count => walk::<true>(variant, pos, depth, dedup, budget, &mut buffers),
+    }
 }
 
-fn walk(
+/// The leaves below `pos`; with `COUNT` the last ply's moves are counted, not built.
+fn walk<const COUNT: bool>(
     variant: &Variant,
     pos: &Position,
     depth: u32,
@@ -93,6 +110,9 @@ fn walk(
         return Ok(1);
     }
     let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
+    if COUNT && depth == 1 {
+        return variant.count_paths(pos, budget, dedup, moves);
+    }
     variant.generate_paths(pos, budget, dedup, moves)?;
     if depth == 1 {
         return Ok(moves.len() as u64);
@@ -100,7 +120,7 @@ fn walk(
     let mut total = 0;
     for m in moves.iter() {
         let next = variant.play(pos, m);
-        total += walk(variant, &next, depth - 1, dedup, budget, rest)?;
+        total += walk::<COUNT>(variant, &next, depth - 1, dedup, budget, rest)?;
     }
     Ok(total)
 }

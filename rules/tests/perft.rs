@@ -1,7 +1,10 @@
 //! Perft against the published tables in `tests/data/perft.txt` (drop-duplicates convention).
 //! Shallow entries run always; deep ones with `cargo test --release -- --ignored`.
 
-use arbiter_rules::{perft, perft_keep, variant};
+mod common;
+
+use arbiter_rules::{perft, perft_general, perft_keep, variant, variants, Budget};
+use common::Rng;
 
 struct Entry {
     line: usize,
@@ -82,4 +85,51 @@ fn perft_published_shallow() {
 #[ignore = "deep perft: minutes in release mode"]
 fn perft_published_deep() {
     run(|e| !shallow(e));
+}
+
+/// The general generator's count of a position's moves (perft's last ply: drops and the
+/// non-capturing moves of a whole set of pieces counted, not built) is the number of moves it
+/// builds, charged alike, in both route conventions; and perft with it is perft without it.
+/// Every variant, along random games from the start.
+#[test]
+fn counting_the_last_ply_gives_the_moves_built() {
+    let mut rng = Rng(0x5eed_c0de_0001);
+    let mut positions = 0;
+    for v in variants() {
+        for _ in 0..6 {
+            let mut pos = v.start();
+            for ply in 0..60 {
+                for dedup in [true, false] {
+                    let (built, counted) = (Budget::unlimited(), Budget::unlimited());
+                    let mut moves = Vec::new();
+                    v.generate_paths(&pos, &built, dedup, &mut moves).unwrap();
+                    let n = v.count_paths(&pos, &counted, dedup, &mut Vec::new());
+                    assert_eq!(
+                        n,
+                        Ok(moves.len() as u64),
+                        "{} {} dedup {dedup}",
+                        v.id(),
+                        v.fen(&pos)
+                    );
+                    assert_eq!(built.used(), counted.used(), "{} {}", v.id(), v.fen(&pos));
+                }
+                positions += 1;
+                if ply % 20 == 10 {
+                    assert_eq!(
+                        perft(v, &pos, 2),
+                        perft_general(v, &pos, 2),
+                        "{} {}",
+                        v.id(),
+                        v.fen(&pos)
+                    );
+                }
+                let moves = v.legal_moves(&pos, &Budget::unlimited()).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                pos = v.play(&pos, &moves[rng.below(moves.len())]);
+            }
+        }
+    }
+    assert!(positions > 5_000, "{positions}");
 }

@@ -7,19 +7,20 @@
 
 use crate::bits::Bits;
 use crate::board::Board;
+use crate::gen::Sink;
 use crate::moves::Move;
 use crate::position::{Kind, Position};
 
-/// Appends a drop on every empty cell but those of `barred` (the goal point for the game's
-/// first drop, where the rules forbid it).
-pub(crate) fn drops(board: &Board, pos: &Position, barred: Bits, out: &mut Vec<Move>) {
-    for cell in board.cells().minus(pos.occupied()).minus(barred).iter() {
-        out.push(Move {
+/// Puts a drop on every empty cell but those of `barred` (the goal point for the game's
+/// first drop, where the rules forbid it) into `out`.
+pub(crate) fn drops(board: &Board, pos: &Position, barred: Bits, out: &mut impl Sink) {
+    out.cells(board.cells().minus(pos.occupied()).minus(barred), |cell| {
+        Move {
             from: cell as u8,
             to: cell as u8,
             piece: Kind::Man,
             becomes: Kind::Man,
             captured: Bits::EMPTY,
-        });
-    }
+        }
+    });
 }

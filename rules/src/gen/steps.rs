@@ -2,11 +2,12 @@
 
 use crate::bits::{Bits, CellSet};
 use crate::board::{Board, DirSet, NONE};
+use crate::gen::Sink;
 use crate::moves::Move;
 use crate::position::{Color, Kind, Position};
 use crate::rules::{Range, Rules};
 
-/// Appends every non-capturing move of the side to move.
+/// Puts every non-capturing move of the side to move into `out`.
 ///
 /// The rarely used mechanisms (a frozen far rank, step-only links) are chosen once per call,
 /// so that the variants without them run code that does not test for them.
@@ -16,7 +17,7 @@ pub(crate) fn quiet_moves(
     rules: &Rules,
     promo: Bits,
     pos: &Position,
-    out: &mut Vec<Move>,
+    out: &mut impl Sink,
 ) {
     let rare = rules.far_rank_frozen || !board.step_only().is_empty();
     super::by_width!(board, S => {
@@ -35,7 +36,7 @@ fn quiet_moves_of<S: CellSet, const RARE: bool>(
     rules: &Rules,
     promo: S,
     pos: &Position,
-    out: &mut Vec<Move>,
+    out: &mut impl Sink,
 ) {
     let me = pos.side();
     let c = me as usize;
@@ -81,9 +82,9 @@ fn quiet_moves_of<S: CellSet, const RARE: bool>(
                 let free = S::from_bits(board.cells()).andn(occ);
                 for d in dirs.iter() {
                     let off = shifts[d as usize] as i32;
-                    for to in pieces.shift(off).and(free).cells() {
-                        out.push(step((to as i32 - off) as usize, to));
-                    }
+                    out.cells(pieces.shift(off).and(free), |to| {
+                        step((to as i32 - off) as usize, to)
+                    });
                 }
             }
             (Range::Step, None) => {
@@ -93,13 +94,13 @@ fn quiet_moves_of<S: CellSet, const RARE: bool>(
                     for d in dirs.iter() {
                         let to = board.next(from, d);
                         if to != NONE && !occ.has(to as usize) {
-                            out.push(step(from, to as usize));
+                            out.one(step(from, to as usize));
                         }
                     }
                     if arcs {
                         for to in board.step_only_from(from) {
                             if !occ.has(to) {
-                                out.push(step(from, to));
+                                out.one(step(from, to));
                             }
                         }
                     }
@@ -115,7 +116,7 @@ fn quiet_moves_of<S: CellSet, const RARE: bool>(
                             to = board.next(to as usize, d);
                         }
                         if to != NONE && !occ.has(to as usize) {
-                            out.push(step(from, to as usize));
+                            out.one(step(from, to as usize));
                         }
                     }
                 }
@@ -127,7 +128,7 @@ fn quiet_moves_of<S: CellSet, const RARE: bool>(
                             if occ.has(to as usize) {
                                 break;
                             }
-                            out.push(step(from, to as usize));
+                            out.one(step(from, to as usize));
                         }
                     }
                 }

@@ -37,8 +37,9 @@ impl Variant {
     }
 
     /// Whether the side to move of `pos` has a legal move, charged to `budget` like a
-    /// generation. Counted without building the moves where the variant has a narrow
-    /// generator ([`crate::gen::bulk`]): the judge asks it after every ply.
+    /// generation. Counted without building the moves ([`crate::gen::bulk`] where the variant
+    /// has a narrow generator, else [`Variant::count_paths`]): the judge asks it after every
+    /// ply.
     pub fn has_legal_move(&self, pos: &Position, budget: &Budget) -> Result<bool, GenError> {
         if !self.decided(pos) {
             if let Some(bulk) = &self.bulk {
@@ -48,7 +49,7 @@ impl Variant {
             budget.charge(1)?;
             return Ok(false);
         }
-        Ok(!self.legal_moves(pos, budget)?.is_empty())
+        Ok(self.count_paths(pos, budget, true, &mut Vec::new())? > 0)
     }
 
     /// Whether the game is over in `pos` before any move: an end rule of the variant decides
@@ -89,12 +90,41 @@ impl Variant {
         out: &mut Vec<Move>,
     ) -> Result<(), GenError> {
         out.clear();
+        self.generate_into(pos, budget, dedup, out)
+    }
+
+    /// The number of moves [`Variant::generate_paths`] gives, charged as it charges, without
+    /// building the drops and the non-capturing moves of a whole set of pieces: what perft
+    /// counts at its last ply. `list` is a buffer for the moves that are built (captures,
+    /// and moves that a rule still filters).
+    pub fn count_paths(
+        &self,
+        pos: &Position,
+        budget: &Budget,
+        dedup: bool,
+        list: &mut Vec<Move>,
+    ) -> Result<u64, GenError> {
+        list.clear();
+        let mut count = gen::Count { counted: 0, list };
+        self.generate_into(pos, budget, dedup, &mut count)?;
+        Ok(gen::Sink::len(&count) as u64)
+    }
+
+    /// [`Variant::generate_paths`] into `out` (empty), which keeps the moves or counts them.
+    #[inline(always)]
+    fn generate_into(
+        &self,
+        pos: &Position,
+        budget: &Budget,
+        dedup: bool,
+        out: &mut impl gen::Sink,
+    ) -> Result<(), GenError> {
         if self.decided(pos) {
             return budget.charge(1);
         }
         if self.has_placements() {
             if let Some((step, among)) = self.opening_removal_cells(pos) {
-                gen::removals::removals(self.board(), step, among, pos, out);
+                gen::removals::removals(self.board(), step, among, pos, out.list());
                 return budget.charge(1 + out.len() as u64);
             }
             if self.drops_now(pos) {
@@ -104,7 +134,7 @@ impl Variant {
         }
         if self.leaps {
             let found = self.leap_moves(pos, budget, None, false)?;
-            out.extend(found.into_iter().map(|f| f.mv));
+            out.list().extend(found.into_iter().map(|f| f.mv));
             return Ok(());
         }
         let promo = self.promotion(pos.side());
@@ -116,7 +146,7 @@ impl Variant {
                 pos,
                 DEFAULT_CAPTURE_LIMIT,
                 budget,
-                out,
+                out.list(),
             );
             s.dedup = dedup;
             let r = s.run(pos);
@@ -128,15 +158,19 @@ impl Variant {
         });
         let no_return = self.rules().no_return;
         if no_return {
-            out.retain(|m| !returns(pos, m));
+            out.list().retain(|m| !returns(pos, m));
         }
-        if out.is_empty() {
-            gen::steps::quiet_moves(self.board(), self.rules(), promo, pos, out);
+        if out.len() == 0 {
             if no_return {
-                out.retain(|m| !returns(pos, m));
+                // The rule filters moves: they are built.
+                let list = out.list();
+                gen::steps::quiet_moves(self.board(), self.rules(), promo, pos, list);
+                list.retain(|m| !returns(pos, m));
+            } else {
+                gen::steps::quiet_moves(self.board(), self.rules(), promo, pos, out);
             }
-            if out.is_empty() && self.rules().goal == Goal::NoMovesPasses {
-                out.push(Move::PASS);
+            if out.len() == 0 && self.rules().goal == Goal::NoMovesPasses {
+                out.one(Move::PASS);
             }
         }
         budget.charge(1 + steps as u64 + out.len() as u64)
@@ -205,11 +239,18 @@ impl Variant {
         if !out.is_empty() {
             return true;
         }
-        gen::steps::quiet_moves(self.board(), self.rules(), promo, pos, &mut out);
         if self.rules().no_return {
+            gen::steps::quiet_moves(self.board(), self.rules(), promo, pos, &mut out);
             out.retain(|m| !returns(pos, m));
+            return !out.is_empty();
         }
-        !out.is_empty()
+        // Counted, not built: the rule asks it before every generation.
+        let mut count = gen::Count {
+            counted: 0,
+            list: &mut out,
+        };
+        gen::steps::quiet_moves(self.board(), self.rules(), promo, pos, &mut count);
+        count.counted > 0
     }
 
     /// The legal moves of `pos` with their canonical routes and, when `text` (the squares of a

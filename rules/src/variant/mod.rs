@@ -780,7 +780,7 @@ impl Variant {
 
     /// Plays a move generated for `pos`. The move is not checked: pass only moves from
     /// [`Variant::legal_moves`] for the same position.
-    #[inline]
+    #[inline(always)]
     pub fn play(&self, pos: &Position, m: &Move) -> Position {
         let mut p = *pos;
         let me = pos.side as usize;
