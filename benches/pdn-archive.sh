@@ -7,9 +7,9 @@
 # is written to a temporary folder, never committed.
 #
 # FOLDER=international takes only that folder's games (GAMES=1430: each of them once, 1 426
-# games as the reader counts them).
+# games as the reader counts them); KEEP=FILE keeps a copy of the archive.
 #
-# Usage: benches/pdn-archive.sh    (GAMES=20000 FOLDER=... PORT=... ARBITER_BIN=another/build)
+# Usage: benches/pdn-archive.sh    (GAMES=20000 FOLDER=... KEEP=... PORT=... ARBITER_BIN=...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GAMES="${GAMES:-20000}"
@@ -54,6 +54,8 @@ with open(out, "w", encoding="utf-8") as f:
 print(f"pdn-archive: {want} games ({len(games)} distinct) in {os.path.getsize(out)} bytes",
       file=sys.stderr)
 PY
+
+if [ -n "${KEEP:-}" ]; then cp "$TMP/archive.pdn" "$KEEP"; fi
 
 report() { # name, ndjson file, seconds, peak kB
     python3 - "$@" <<'PY'
