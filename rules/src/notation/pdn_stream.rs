@@ -102,6 +102,9 @@ pub enum Piece {
     },
 }
 
+/// The bytes of ISO-8859-1 text first decoded to look for a game ([`PdnSplitter`]).
+const LATIN1_WINDOW: usize = 8 * 1024;
+
 /// The UTF-8 byte-order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -128,6 +131,11 @@ pub struct PdnSplitter {
     limits: PdnLimits,
     max_game_bytes: usize,
     latin1: bool,
+    /// Bytes of ISO-8859-1 text decoded to look for the next game: decoding all the bytes
+    /// held for every game made a file read in large pieces cost a decoding of each piece
+    /// per game (callgrind: +30 % on judging 1,426 games). Doubled while the game does not
+    /// end within it, back to [`LATIN1_WINDOW`] after each game.
+    latin1_window: usize,
     bom_checked: bool,
     /// Bytes pending before the game being read is looked at again: growing geometrically,
     /// so that a long game is read a bounded number of times over.
@@ -153,6 +161,7 @@ impl PdnSplitter {
             limits,
             max_game_bytes: max_game_bytes.max(64),
             latin1: false,
+            latin1_window: LATIN1_WINDOW,
             bom_checked: false,
             rescan_at: 0,
             skipping: false,
@@ -261,8 +270,15 @@ impl PdnSplitter {
             if !self.finished && pending < self.rescan_at {
                 return None;
             }
-            let window_len = pending.min(self.max_game_bytes);
-            let complete = self.finished && pending <= self.max_game_bytes;
+            let held = pending.min(self.max_game_bytes);
+            let window_len = if self.latin1 {
+                held.min(self.latin1_window)
+            } else {
+                held
+            };
+            // A window cut short of the bytes held reads as bytes still to come.
+            let cut = window_len < held;
+            let complete = self.finished && pending <= self.max_game_bytes && !cut;
             let window = &self.buf[self.start..self.start + window_len];
             // Whether only the UTF-8 text before a byte that is not UTF-8 is read: if the
             // first game does not end before that byte, the rest is read as ISO-8859-1.
@@ -310,6 +326,7 @@ impl PdnSplitter {
                     self.offset += end;
                     self.advance(n, Some(next));
                     self.rescan_at = 0;
+                    self.latin1_window = LATIN1_WINDOW;
                     return Some(match checked {
                         Ok(()) => Piece::Game(game),
                         Err(error) => Piece::Rejected { game, error },
@@ -323,11 +340,19 @@ impl PdnSplitter {
                     self.offset += end;
                     self.advance(n, Some(next));
                     if n == 0 {
+                        if cut {
+                            self.latin1_window *= 2;
+                            continue;
+                        }
                         self.rescan_at = self.next_scan(pending);
                         return None;
                     }
                 }
                 FirstGame::NeedMore { line } => {
+                    if cut {
+                        self.latin1_window *= 2;
+                        continue;
+                    }
                     if window_len < self.max_game_bytes {
                         self.rescan_at = self.next_scan(pending);
                         return None;
@@ -418,6 +443,25 @@ mod tests {
             assert_eq!(g[0].tag("Event"), Some("Zürich"));
             assert_eq!(g[1].tag("Event"), Some("Zürich"));
             assert_eq!(g[1].line, 3);
+        }
+    }
+
+    /// ISO-8859-1 games longer than the first window looked at (a long comment, long
+    /// movetext), and a blank stretch longer than it, read as the whole text reads them.
+    #[test]
+    fn latin1_games_longer_than_the_window() {
+        let long_comment = format!("{{{}}}", "K\u{fc}nig ".repeat(LATIN1_WINDOW / 4));
+        let moves = "32-28 19-23 28x19 14x23 ".repeat(LATIN1_WINDOW / 20);
+        let text = format!(
+            "[Event \"\u{dc}bung\"]\n1. 32-28 *\n\n[Event \"a\"]\n{long_comment}\n1. 32-28 *\n{}\n\
+             [Event \"b\"]\n{moves}*\n[Event \"c\"]\n1. 31-27 *\n",
+            "\n".repeat(LATIN1_WINDOW * 3)
+        );
+        let bytes: Vec<u8> = text.chars().map(|c| c as u32 as u8).collect();
+        let whole: Vec<PdnGame> = parse_pdn(&text).into_iter().map(comparable).collect();
+        assert_eq!(whole.len(), 4);
+        for piece in [1, 7, 4096, LATIN1_WINDOW + 1, bytes.len()] {
+            assert_eq!(games(split(&bytes, piece, 1 << 20)), whole, "{piece}");
         }
     }
 
