@@ -122,6 +122,19 @@ impl Variant {
         if self.decided(pos) {
             return budget.charge(1);
         }
+        self.moves_into::<true>(pos, budget, dedup, out)
+    }
+
+    /// The moves of `pos` into `out` (empty), ignoring the end rules; `PASS`: a pass where
+    /// the rules give one and there is no other move.
+    #[inline(always)]
+    fn moves_into<const PASS: bool>(
+        &self,
+        pos: &Position,
+        budget: &Budget,
+        dedup: bool,
+        out: &mut impl gen::Sink,
+    ) -> Result<(), GenError> {
         if self.has_placements() {
             if let Some((step, among)) = self.opening_removal_cells(pos) {
                 gen::removals::removals(self.board(), step, among, pos, out.list());
@@ -169,7 +182,7 @@ impl Variant {
             } else {
                 gen::steps::quiet_moves(self.board(), self.rules(), promo, pos, out);
             }
-            if out.len() == 0 && self.rules().goal == Goal::NoMovesPasses {
+            if PASS && out.len() == 0 && self.rules().goal == Goal::NoMovesPasses {
                 out.one(Move::PASS);
             }
         }
@@ -208,49 +221,21 @@ impl Variant {
     /// Whether the side to move of `pos` has a legal move other than a pass, ignoring the end
     /// rules (the `BOTH_BLOCKED` rule asks it of both sides). Captures are looked for under the
     /// default capture bound only: the variants with passes have small boards.
+    #[inline(never)]
     fn has_move_but_pass(&self, pos: &Position) -> bool {
-        if self.leaps {
-            return self
-                .leap_moves(pos, &Budget::unlimited(), None, false)
-                .map_or(true, |m| !m.is_empty());
-        }
         if self.drops_now(pos) {
+            // An empty point is a move: no need to count them (a popcount of three words).
             return !self.board().cells().minus(pos.occupied()).is_empty();
         }
-        let mut out = Vec::new();
-        let promo = self.promotion(pos.side());
-        let budget = Budget::unlimited();
-        let found = gen::by_width!(self.board(), S => gen::captures::Search::<S, false>::new(
-            self.board(),
-            self.rules(),
-            promo,
-            pos,
-            DEFAULT_CAPTURE_LIMIT,
-            &budget,
-            &mut out,
-        )
-        .run(pos));
-        if found.is_err() {
-            return true;
-        }
-        if self.rules().no_return {
-            out.retain(|m| !returns(pos, m));
-        }
-        if !out.is_empty() {
-            return true;
-        }
-        if self.rules().no_return {
-            gen::steps::quiet_moves(self.board(), self.rules(), promo, pos, &mut out);
-            out.retain(|m| !returns(pos, m));
-            return !out.is_empty();
-        }
-        // Counted, not built: the rule asks it before every generation.
+        let mut list = Vec::new();
         let mut count = gen::Count {
             counted: 0,
-            list: &mut out,
+            list: &mut list,
         };
-        gen::steps::quiet_moves(self.board(), self.rules(), promo, pos, &mut count);
-        count.counted > 0
+        // Counted, not built: the rule asks it before every generation. A search past the
+        // capture bound has moves.
+        self.moves_into::<false>(pos, &Budget::unlimited(), true, &mut count)
+            .map_or(true, |()| gen::Sink::len(&count) > 0)
     }
 
     /// The legal moves of `pos` with their canonical routes and, when `text` (the squares of a
