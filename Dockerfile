@@ -29,7 +29,7 @@ RUN set -e; mkdir -p /tables; \
         arbiter tables build --variant "${spec%%:*}" --pieces "${spec##*:}" --out /tables; \
     done
 
-# The tables alone, for an image volume (k8s/deployment.yaml).
+# The tables alone, for an image volume (k8s/overlays/image-volume/).
 FROM scratch AS tables
 COPY --from=build /tables /
 
