@@ -1,15 +1,15 @@
-//! The request handlers' own work (criterion): what `POST /v1/variants/{variant}/moves`,
-//! `/play`, `/judge`, `/v1/judge/pdn` and the diagram do between the parsed request and the
-//! JSON (or SVG) answer, without the HTTP layer. `benches/wrk-ratio.sh` measures the whole
+//! The operations' own work (criterion): what `POST /v1/variants/{variant}/moves`, `/play`,
+//! `/judge`, `/v1/judge/pdn` and the diagram do between the parsed request and the JSON (or
+//! SVG) answer, without the HTTP layer. `benches/wrk-ratio.sh` measures the whole
 //! path with wrk. Run with `cargo bench --bench requests`.
 
-use arbiter::api::{diagram, judge, moves, pdn, play};
-use arbiter_rules::adjudication::{no_tables, ReadOptions};
+use arbiter::ops::{diagram, judge, moves, play, records};
+use arbiter_rules::adjudication::no_tables;
 use arbiter_rules::Budget;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn budget() -> Budget {
-    Budget::new(arbiter::engine::DEFAULT_WORK_BUDGET)
+    Budget::new(arbiter::config::DEFAULT_WORK_BUDGET)
 }
 
 fn handlers(c: &mut Criterion) {
@@ -66,32 +66,39 @@ fn handlers(c: &mut Criterion) {
     group.bench_function("play/international-4-moves", |b| {
         b.iter(|| play::play_moves(intl, None, &texts, &budget()).expect("play"))
     });
-    let game: judge::JudgeRequest = serde_json::from_value(serde_json::json!({
-        "moves": ["32-28", "19-23", "28x19", "14x23", "37-32", "20-24"],
-        "declared_result": "*"
-    }))
-    .expect("request");
+    let game = judge::GameInput {
+        moves: ["32-28", "19-23", "28x19", "14x23", "37-32", "20-24"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        declared_result: Some(judge::ClaimedResult::Unknown),
+        ..judge::GameInput::default()
+    };
     group.bench_function("judge/international-6-plies", |b| {
         b.iter(|| judge::judge_game(intl, &game, &mut no_tables, &budget()).expect("judge"))
     });
     let file = "[GameType \"20\"]\n1. 32-28 19-23 2. 28x19 14x23 3. 37-32 20-24 *\n\n".repeat(10);
     group.bench_function("pdn/10-games", |b| {
         b.iter(|| {
-            pdn::judge_pdn_text(
+            records::judge_pdn_text(
                 &file,
                 None,
                 200,
-                ReadOptions::default(),
-                false,
+                judge::JudgeOptions::default(),
                 &mut no_tables,
                 &budget(),
             )
             .expect("pdn")
         })
     });
-    let query = diagram::DiagramQuery::default();
+    let input = diagram::DiagramInput {
+        position: None,
+        mv: None,
+        flip: false,
+        coordinates: true,
+    };
     group.bench_function("diagram/international-start", |b| {
-        b.iter(|| diagram::diagram_svg(intl, &query, &budget()).expect("svg"))
+        b.iter(|| diagram::diagram_svg(intl, &input, &budget()).expect("svg"))
     });
     group.finish();
 }

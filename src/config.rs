@@ -63,6 +63,118 @@ impl Default for TablesConfig {
     }
 }
 
+/// Default work budget of a `/moves`, `/play`, `/judge` or `/perft` request, in work units
+/// (about half a second of CPU). The heaviest real game of the test archives needs under 1 % of
+/// it; the heaviest legal position we know (22 flying kings on a Frisian board) needs 6.2
+/// million; perft reaches depth 8 of International from the start.
+pub const DEFAULT_WORK_BUDGET: u64 = 10_000_000;
+/// Default work budget of a `/v1/judge/pdn` request (up to 200 games), in work units (one to
+/// two seconds of CPU). The heaviest 200 real games of the test archives need under a tenth of
+/// it (`tests/budgets.rs`).
+pub const DEFAULT_PDN_WORK_BUDGET: u64 = 25_000_000;
+/// Work tried on the I/O worker before a request moves to the engine pool.
+pub const DEFAULT_INLINE_UNITS: u64 = 20_000;
+
+/// How engine work is bounded and where it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// Engine jobs running at once (the pool's threads); more are refused 503 `overloaded`.
+    pub max_jobs: usize,
+    /// Budget of a `/moves`, `/play`, `/judge` or `/perft` request, in work units.
+    pub work_budget: u64,
+    /// Budget of a `/v1/judge/pdn` request, in work units.
+    pub pdn_work_budget: u64,
+    /// Work tried on the I/O worker first.
+    pub inline_units: u64,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            max_jobs: default_max_jobs(),
+            work_budget: DEFAULT_WORK_BUDGET,
+            pdn_work_budget: DEFAULT_PDN_WORK_BUDGET,
+            inline_units: DEFAULT_INLINE_UNITS,
+        }
+    }
+}
+
+/// One engine slot per CPU the process may use (cgroup quotas included).
+pub fn default_max_jobs() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
+}
+
+/// Default bound on the bytes of a streamed file, as sent and once decoded (1 GiB).
+pub const DEFAULT_STREAM_MAX_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// Default bound on the time of a stream, in seconds (10 minutes).
+pub const DEFAULT_STREAM_MAX_SECONDS: u64 = 600;
+
+/// Default longest wait for the next bytes of the body, in seconds.
+pub const DEFAULT_STREAM_IDLE_SECONDS: u64 = 30;
+
+/// Default most stream units at once in a process: 64 plain or gzip streams, or 7 brotli or
+/// zstd ones (a brotli or zstd decoding counts 9 units).
+pub const DEFAULT_STREAM_UNITS: usize = 64;
+
+/// The bounds of a streamed file (app data; the defaults when absent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamLimits {
+    /// Most bytes of the body, as sent and once decoded.
+    pub max_bytes: u64,
+    /// Longest time from the request to the last line.
+    pub max_time: Duration,
+    /// Longest wait for the next bytes of the body.
+    pub idle: Duration,
+    /// Most stream units at once (the stream units of the PDN stream: each stream holds up to a game's bytes
+    /// and its decoders' windows); more are answered 503 `overloaded` with `Retry-After`.
+    pub max_streams: usize,
+}
+
+impl Default for StreamLimits {
+    fn default() -> Self {
+        StreamLimits {
+            max_bytes: DEFAULT_STREAM_MAX_BYTES,
+            max_time: Duration::from_secs(DEFAULT_STREAM_MAX_SECONDS),
+            idle: Duration::from_secs(DEFAULT_STREAM_IDLE_SECONDS),
+            max_streams: DEFAULT_STREAM_UNITS,
+        }
+    }
+}
+
+/// Settings of the HTTP layer.
+#[derive(Clone, Debug, Default)]
+pub struct HttpConfig {
+    /// Log the probes (`/healthz`, `/readyz`, `/metrics`) in the access log too.
+    pub log_probes: bool,
+    /// The origins allowed to call the API from a web page: `None` for any (`*`), an empty
+    /// list for none (no CORS headers at all).
+    pub cors_origins: Option<Vec<String>>,
+    /// A request not answered in this time gets 503 `request-timeout` (set by the server from
+    /// its configuration; `None`: no timeout).
+    pub request_timeout: Option<std::time::Duration>,
+}
+
+impl HttpConfig {
+    /// Reads the CORS setting: `*` for any origin, `none` (or empty) for no CORS, else a
+    /// comma-separated list of origins (`https://a.example,https://b.example`).
+    pub fn parse_origins(text: &str) -> Option<Vec<String>> {
+        let t = text.trim();
+        if t == "*" {
+            return None;
+        }
+        if t.is_empty() || t.eq_ignore_ascii_case("none") {
+            return Some(Vec::new());
+        }
+        Some(
+            t.split(',')
+                .map(|o| o.trim().trim_end_matches('/').to_string())
+                .filter(|o| !o.is_empty())
+                .collect(),
+        )
+    }
+}
+
 /// How logs are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum LogFormat {
@@ -116,24 +228,24 @@ pub struct ServeArgs {
     pub max_jobs: Option<u16>,
     /// Engine work budget of a `/moves`, `/play` or `/judge` request, in work units (422
     /// `budget-exceeded` above).
-    #[arg(long, env = "ARBITER_WORK_BUDGET", default_value_t = crate::engine::DEFAULT_WORK_BUDGET,
+    #[arg(long, env = "ARBITER_WORK_BUDGET", default_value_t = DEFAULT_WORK_BUDGET,
           value_parser = clap::value_parser!(u64).range(1000..))]
     pub work_budget: u64,
     /// Engine work budget of a `/v1/judge/pdn` request (a whole file), in work units.
     #[arg(long, env = "ARBITER_PDN_WORK_BUDGET",
-          default_value_t = crate::engine::DEFAULT_PDN_WORK_BUDGET,
+          default_value_t = DEFAULT_PDN_WORK_BUDGET,
           value_parser = clap::value_parser!(u64).range(1000..))]
     pub pdn_work_budget: u64,
     /// Most bytes of a PDN file judged as a stream (`Accept: application/x-ndjson`), as sent
     /// and once decoded; past it the stream ends with an error line.
     #[arg(long, env = "ARBITER_PDN_STREAM_MAX_BYTES",
-          default_value_t = crate::api::pdn_stream::DEFAULT_MAX_BYTES,
+          default_value_t = DEFAULT_STREAM_MAX_BYTES,
           value_parser = clap::value_parser!(u64).range(1024..))]
     pub pdn_stream_max_bytes: u64,
     /// Longest time a PDN file may be judged as a stream, in seconds; past it the stream ends
     /// with an error line.
     #[arg(long, env = "ARBITER_PDN_STREAM_MAX_SECONDS",
-          default_value_t = crate::api::pdn_stream::DEFAULT_MAX_SECONDS,
+          default_value_t = DEFAULT_STREAM_MAX_SECONDS,
           value_parser = clap::value_parser!(u64).range(1..=86400))]
     pub pdn_stream_max_seconds: u64,
     /// Log format: `json` (one object per line) or `text`. The filter is `ARBITER_LOG` or
@@ -204,18 +316,16 @@ impl ServeArgs {
             shutdown_timeout: Duration::from_secs(self.shutdown_timeout),
             shutdown_delay: Duration::from_secs(self.shutdown_delay),
             shutdown: ShutdownFlag::default(),
-            engine: crate::engine::EngineConfig {
-                max_jobs: self
-                    .max_jobs
-                    .map_or_else(crate::engine::default_max_jobs, usize::from),
+            engine: EngineConfig {
+                max_jobs: self.max_jobs.map_or_else(default_max_jobs, usize::from),
                 work_budget: self.work_budget,
                 pdn_work_budget: self.pdn_work_budget,
-                ..crate::engine::EngineConfig::default()
+                ..EngineConfig::default()
             },
-            pdn_stream: crate::api::pdn_stream::StreamLimits {
+            pdn_stream: StreamLimits {
                 max_bytes: self.pdn_stream_max_bytes,
                 max_time: Duration::from_secs(self.pdn_stream_max_seconds),
-                ..crate::api::pdn_stream::StreamLimits::default()
+                ..StreamLimits::default()
             },
             tables: TablesConfig {
                 dir: Some(self.tables_dir.trim())
@@ -225,9 +335,9 @@ impl ServeArgs {
                 cache_bytes: self.tables_cache_bytes,
                 build_wait: Duration::from_secs(self.tables_build_wait),
             },
-            http: crate::http::HttpConfig {
+            http: HttpConfig {
                 log_probes: self.log_probes,
-                cors_origins: crate::http::HttpConfig::parse_origins(&self.cors_origins),
+                cors_origins: HttpConfig::parse_origins(&self.cors_origins),
                 request_timeout: None,
             },
         }
@@ -277,13 +387,13 @@ pub struct Config {
     /// Flipped when shutdown starts (shared with `/readyz`).
     pub shutdown: ShutdownFlag,
     /// Engine slots and work budgets.
-    pub engine: crate::engine::EngineConfig,
+    pub engine: EngineConfig,
     /// Bounds of a PDN file judged as a stream.
-    pub pdn_stream: crate::api::pdn_stream::StreamLimits,
+    pub pdn_stream: StreamLimits,
     /// Endgame tables: prebuilt files and the tables computed on first use.
     pub tables: TablesConfig,
     /// CORS origins and the access log.
-    pub http: crate::http::HttpConfig,
+    pub http: HttpConfig,
 }
 
 impl Config {
@@ -299,10 +409,10 @@ impl Config {
             shutdown_timeout: Duration::from_secs(DEFAULT_SHUTDOWN_TIMEOUT_SECS),
             shutdown_delay: Duration::ZERO,
             shutdown: ShutdownFlag::default(),
-            engine: crate::engine::EngineConfig::default(),
-            pdn_stream: crate::api::pdn_stream::StreamLimits::default(),
+            engine: EngineConfig::default(),
+            pdn_stream: StreamLimits::default(),
             tables: TablesConfig::default(),
-            http: crate::http::HttpConfig::default(),
+            http: HttpConfig::default(),
         }
     }
 }

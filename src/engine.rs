@@ -23,54 +23,15 @@ use std::sync::{Arc, Mutex};
 
 use arbiter_rules::Budget;
 
-use crate::errors::{ApiError, ProblemCode};
+use crate::config::EngineConfig;
+use crate::problem::{ApiError, ProblemCode};
 
-/// Default work budget of a `/moves`, `/play`, `/judge` or `/perft` request, in work units
-/// (about half a second of CPU). The heaviest real game of the test archives needs under 1 % of
-/// it; the heaviest legal position we know (22 flying kings on a Frisian board) needs 6.2
-/// million; perft reaches depth 8 of International from the start.
-pub const DEFAULT_WORK_BUDGET: u64 = 10_000_000;
-/// Default work budget of a `/v1/judge/pdn` request (up to 200 games), in work units (one to
-/// two seconds of CPU). The heaviest 200 real games of the test archives need under a tenth of
-/// it (`tests/budgets.rs`).
-pub const DEFAULT_PDN_WORK_BUDGET: u64 = 25_000_000;
-/// Work tried on the I/O worker before a request moves to the engine pool.
-pub const DEFAULT_INLINE_UNITS: u64 = 20_000;
 /// While every slot is busy, the slice tried on the I/O worker is this fraction of the usual
 /// one: a request that needs more would be refused anyway, so the I/O workers (and the probes
 /// they serve) spend little on it.
 pub const SATURATED_INLINE_DIVISOR: u64 = 10;
 /// `Retry-After` of an `overloaded` answer, in seconds.
 pub const RETRY_AFTER_SECS: u64 = 1;
-
-/// How engine work is bounded and where it runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EngineConfig {
-    /// Engine jobs running at once (the pool's threads); more are refused 503 `overloaded`.
-    pub max_jobs: usize,
-    /// Budget of a `/moves`, `/play`, `/judge` or `/perft` request, in work units.
-    pub work_budget: u64,
-    /// Budget of a `/v1/judge/pdn` request, in work units.
-    pub pdn_work_budget: u64,
-    /// Work tried on the I/O worker first.
-    pub inline_units: u64,
-}
-
-impl Default for EngineConfig {
-    fn default() -> Self {
-        EngineConfig {
-            max_jobs: default_max_jobs(),
-            work_budget: DEFAULT_WORK_BUDGET,
-            pdn_work_budget: DEFAULT_PDN_WORK_BUDGET,
-            inline_units: DEFAULT_INLINE_UNITS,
-        }
-    }
-}
-
-/// One engine slot per CPU the process may use (cgroup quotas included).
-pub fn default_max_jobs() -> usize {
-    std::thread::available_parallelism().map_or(2, |n| n.get())
-}
 
 /// Which budget a request gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -225,9 +186,7 @@ impl Engine {
             let budget = Budget::new(limit).with_cancel(cancel);
             let result = catch_unwind(AssertUnwindSafe(|| f(&budget))).unwrap_or_else(|_| {
                 tracing::error!("engine job panicked");
-                Err(ApiError::from_status(
-                    actix_web::http::StatusCode::INTERNAL_SERVER_ERROR,
-                ))
+                Err(ApiError::internal())
             });
             // The slot is free before the answer is: the client's next request finds it.
             drop(slot);
@@ -235,9 +194,7 @@ impl Engine {
         });
         if self.jobs.send(job).is_err() {
             // The pool is gone (the server is stopping); the job, and its slot, were dropped.
-            return Err(ApiError::from_status(
-                actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
-            ));
+            return Err(ApiError::unavailable());
         }
         match rx.await {
             Ok((result, used)) => {
@@ -247,10 +204,36 @@ impl Engine {
                 }
                 result
             }
-            Err(_) => Err(ApiError::from_status(
-                actix_web::http::StatusCode::INTERNAL_SERVER_ERROR,
-            )),
+            Err(_) => Err(ApiError::internal()),
         }
+    }
+
+    /// Runs `f` within the whole budget of `work` on the runtime's blocking threads, for work
+    /// that may wait rather than compute (a probe of the endgame tables waiting for a table
+    /// being built): it holds no engine slot while it waits. Cancelled through its budget when
+    /// the request goes away.
+    pub async fn run_waiting<T, F>(&self, work: Work, f: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Budget) -> Result<T, ApiError> + Send + 'static,
+    {
+        let limit = self.limit(work);
+        let cancel = Arc::new(AtomicBool::new(false));
+        let _guard = CancelOnDrop(cancel.clone());
+        let job = actix_web::rt::task::spawn_blocking(move || {
+            let budget = Budget::new(limit).with_cancel(cancel);
+            let result = catch_unwind(AssertUnwindSafe(|| f(&budget))).unwrap_or_else(|_| {
+                tracing::error!("engine job panicked");
+                Err(ApiError::internal())
+            });
+            (result, budget.used())
+        });
+        let (result, used) = job.await.map_err(|_| ApiError::internal())?;
+        self.stats.units.fetch_add(used, Ordering::Relaxed);
+        if is_over_budget(&result) {
+            self.stats.over_budget.fetch_add(1, Ordering::Relaxed);
+        }
+        result
     }
 }
 
@@ -317,7 +300,7 @@ mod tests {
         }
         let err = e.run(Work::Request, spin(500)).await.unwrap_err();
         assert_eq!(err.problem().code, ProblemCode::Overloaded);
-        assert_eq!(err.status().as_u16(), 503);
+        assert_eq!(err.status(), 503);
         // Cheap work still runs on the I/O worker, within a tenth of the usual slice (1 unit of
         // 10); a little more is refused at once.
         assert!(e.run(Work::Request, spin(1)).await.is_ok());

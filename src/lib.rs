@@ -2,16 +2,33 @@
 //!
 //! [`build`] binds the listeners and returns the servers and their ports (tests bind
 //! `127.0.0.1:0`); [`run`] builds and serves until shut down. The rules live in the
-//! `arbiter-rules` crate; this crate only translates HTTP and JSON.
+//! `arbiter-rules` crate; this crate serves them.
+//!
+//! The modules form layers, listed from the bottom; each uses only modules of earlier layers
+//! (`docs/architecture.md` draws them, and a test keeps them so):
+//!
+//! 1. [`config`]: plain settings, the flags of `arbiter serve`, the bounds.
+//! 2. [`tables`]: the endgame tables a replica serves (prebuilt files, and small tables
+//!    computed on first use).
+//! 3. [`problem`]: the problem vocabulary, every failure of every operation.
+//! 4. [`ops`]: the operations every front end shares, with typed inputs and outputs and the
+//!    budget passed in. No HTTP.
+//! 5. [`engine`], [`telemetry`], [`lifecycle`]: where a server runs engine work within its
+//!    budget, its logs, its signals.
+//! 6. [`metrics`], [`http`]: the metrics and their tags; the HTTP layer's own parts
+//!    (middleware, bodies, problem documents on the wire, routing helpers).
+//! 7. [`api`]: the resources; [`openapi`]: the API document and Swagger UI.
+//! 8. This file, which builds each part from the settings, and `main.rs`, the command line.
 
 pub mod api;
 pub mod config;
 pub mod engine;
-pub mod errors;
 pub mod http;
 pub mod lifecycle;
 pub mod metrics;
 pub mod openapi;
+pub mod ops;
+pub mod problem;
 pub mod tables;
 pub mod telemetry;
 
@@ -22,10 +39,21 @@ use actix_web::middleware::{Condition, ErrorHandlers};
 use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
 
 use crate::config::{BodyLimit, Config};
-use crate::errors::ApiError;
+use crate::http::routing::RouteTable;
+use crate::problem::ApiError;
 
 /// The response header carrying the request id.
-pub const REQUEST_ID_HEADER: &str = http::REQUEST_ID_HEADER;
+pub const REQUEST_ID_HEADER: &str = http::middleware::REQUEST_ID_HEADER;
+
+/// Every route pattern of a server, for naming a request by its path alone: the API's, the
+/// metrics' and the documentation's.
+pub fn route_table() -> RouteTable {
+    RouteTable::new(
+        api::patterns()
+            .chain([metrics::PATH])
+            .chain(openapi::PATTERNS),
+    )
+}
 
 /// The servers of one process: the API, and the admin listener if one is configured.
 pub struct Servers {
@@ -71,6 +99,7 @@ pub fn build(config: &Config) -> std::io::Result<Servers> {
         engine,
         tables,
     };
+    http::routing::install(route_table());
     let admin = match &config.admin_addr {
         Some(addr) => Some(admin_server(addr, config, shared.clone())?),
         None => None,
@@ -92,10 +121,12 @@ fn admin_server(addr: &str, config: &Config, shared: Shared) -> std::io::Result<
             .app_data(shared.metrics.clone())
             .app_data(shared.engine.clone())
             .app_data(http_config.clone())
-            .wrap(ErrorHandlers::new().default_handler(errors::ensure_problem))
+            .wrap(ErrorHandlers::new().default_handler(http::errors::ensure_problem))
             .wrap(actix_web::middleware::from_fn(metrics::record))
-            .wrap(actix_web::middleware::from_fn(http::representation))
-            .wrap(actix_web::middleware::from_fn(http::frame))
+            .wrap(actix_web::middleware::from_fn(
+                http::middleware::representation,
+            ))
+            .wrap(actix_web::middleware::from_fn(http::middleware::frame))
             .configure(api::configure_probes)
             .configure(metrics::configure)
             .default_service(web::to(|req: HttpRequest| async move {
@@ -122,11 +153,11 @@ fn api_server(
     let port = listener.local_addr()?.port();
     let doc = openapi::document();
     let body_limit = config.body_limit;
-    let http_config = web::Data::new(http::HttpConfig {
+    let http_config = web::Data::new(config::HttpConfig {
         request_timeout: Some(config.request_timeout),
         ..config.http.clone()
     });
-    let compress_cache = web::Data::new(http::CompressCache::default());
+    let compress_cache = web::Data::new(http::middleware::CompressCache::default());
     let pdn_stream = web::Data::new(config.pdn_stream);
     let cors_enabled = !matches!(&config.http.cors_origins, Some(list) if list.is_empty());
     let mut server = HttpServer::new(move || {
@@ -139,16 +170,21 @@ fn api_server(
             .app_data(http_config.clone())
             .app_data(compress_cache.clone())
             .app_data(pdn_stream.clone())
-            .app_data(web::QueryConfig::default().error_handler(errors::query_config_error))
-            .app_data(web::PathConfig::default().error_handler(errors::path_config_error))
+            .app_data(web::QueryConfig::default().error_handler(http::errors::query_config_error))
+            .app_data(web::PathConfig::default().error_handler(http::errors::path_config_error))
             // Innermost first: metrics, ETags and compression, CORS, problem documents for
             // whatever actix answers itself, then the request id, HEAD, the request timeout
             // and the access log around everything.
             .wrap(actix_web::middleware::from_fn(metrics::record))
-            .wrap(actix_web::middleware::from_fn(http::representation))
-            .wrap(Condition::new(cors_enabled, http::cors(&http_config)))
-            .wrap(ErrorHandlers::new().default_handler(errors::ensure_problem))
-            .wrap(actix_web::middleware::from_fn(http::frame))
+            .wrap(actix_web::middleware::from_fn(
+                http::middleware::representation,
+            ))
+            .wrap(Condition::new(
+                cors_enabled,
+                http::middleware::cors(&http_config),
+            ))
+            .wrap(ErrorHandlers::new().default_handler(http::errors::ensure_problem))
+            .wrap(actix_web::middleware::from_fn(http::middleware::frame))
             .configure(api::configure)
             .configure(|cfg| {
                 if with_metrics {
@@ -156,7 +192,7 @@ fn api_server(
                 }
             })
             .configure(|cfg| openapi::configure(cfg, doc.clone()))
-            .default_service(web::to(api::fallback))
+            .default_service(web::to(openapi::fallback))
     })
     .keep_alive(if config.keep_alive.is_zero() {
         actix_web::http::KeepAlive::Disabled
@@ -214,4 +250,34 @@ pub async fn run(config: Config) -> std::io::Result<()> {
     }
     tracing::info!("arbiter stopped");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::routing::UNMATCHED;
+
+    #[test]
+    fn routes_read_from_paths() {
+        let table = route_table();
+        for (path, route) in [
+            ("/v1/variants", "/v1/variants"),
+            ("/v1/variants/russian", "/v1/variants/{variant}"),
+            ("/v1/variants/russian/moves", "/v1/variants/{variant}/moves"),
+            ("/v1/variants/x/judge", "/v1/variants/{variant}/judge"),
+            ("/v1/judge/pdn", "/v1/judge/pdn"),
+            ("/healthz", "/healthz"),
+            ("/metrics", "/metrics"),
+            ("/swagger-ui/", "/swagger-ui/{_:.*}"),
+            ("/swagger-ui/index.css", "/swagger-ui/{_:.*}"),
+            ("/swagger-ui", "/swagger-ui"),
+            ("/api-docs/openapi.json", "/api-docs/openapi.json"),
+            ("/v1/variants//moves", UNMATCHED),
+            ("/v1/variants/russian/moves/", UNMATCHED),
+            ("/v1/variants/russian/other", UNMATCHED),
+            ("/", UNMATCHED),
+        ] {
+            assert_eq!(table.route_of(path), route, "{path}");
+        }
+    }
 }

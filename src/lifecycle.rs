@@ -1,5 +1,5 @@
 //! The life of a server: the shutdown signals. (The per-request timeout is applied by
-//! [`crate::http::frame`].)
+//! `http::middleware::frame`.)
 
 /// Waits for SIGTERM or SIGINT (Ctrl-C); returns the signal's name.
 pub async fn shutdown_signal() -> &'static str {

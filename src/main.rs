@@ -3,8 +3,11 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use arbiter::api::moves::list_moves;
 use arbiter::config::ServeArgs;
+use arbiter::ops;
+use arbiter::ops::judge::JudgeOptions;
+use arbiter::ops::records::{FileOptions, NextGame, PdnGameResult, PdnSummary, RecordStream};
+use arbiter::problem::{ApiError, ProblemCode};
 use clap::{Parser, Subcommand};
 
 /// Arbiter: a stateless REST rules referee for draughts and its cousins.
@@ -242,12 +245,14 @@ fn serve(args: &ServeArgs) -> Result<(), Failure> {
 }
 
 fn find_variant(id: &str) -> Result<&'static arbiter_rules::Variant, Failure> {
-    arbiter_rules::variant_named(id).ok_or_else(|| {
-        usage(format!(
-            "unknown variant '{id}'; known variants: {}",
-            arbiter_rules::ids().join(", ")
-        ))
-    })
+    ops::find_variant(id).map_err(|e| usage(e.problem().detail.clone()))
+}
+
+/// A failure of an operation: its problem's detail, with exit code 2 for what the command
+/// line asked (a bad position, a bound) and 1 for the rest.
+fn failed(e: ApiError) -> Failure {
+    let code = if e.status() < 500 { 2 } else { 1 };
+    Failure(e.problem().detail.clone(), code)
 }
 
 fn perft(
@@ -259,42 +264,23 @@ fn perft(
     json: bool,
 ) -> Result<(), Failure> {
     let v = find_variant(variant)?;
-    let pos = match fen {
-        Some(f) => v
-            .parse_fen(f)
-            .map_err(|e| usage(format!("invalid FEN: {e}")))?,
-        None => v.start(),
+    let input = ops::perft::PerftInput {
+        position: fen.map(str::to_string),
+        depth,
+        divide,
+        keep,
     };
-    let limit = |e: arbiter_rules::GenError| usage(e.to_string());
-    let routes = if keep {
-        arbiter_rules::Routes::Each
-    } else {
-        arbiter_rules::Routes::Merged
-    };
-    let unlimited = arbiter_rules::Budget::unlimited();
     let started = Instant::now();
-    let nodes = if divide {
-        // The split of the HTTP answer: the moves in the order and notation of `/moves`.
-        let names = v.list_moves(&pos, &unlimited).map_err(limit)?;
-        let split =
-            arbiter_rules::divide_with(v, &pos, depth, routes, &unlimited).map_err(limit)?;
-        let named = arbiter::api::perft::name_divide(v, depth, &split, &names, routes)
-            .map_err(|e| Failure(e.problem().detail.clone(), 1))?;
-        for m in &named {
-            match m.routes {
-                Some(n) if n > 1 => emit(&format!("{}: {} ({n} routes)", m.notation, m.nodes)),
-                _ => emit(&format!("{}: {}", m.notation, m.nodes)),
-            }
-        }
-        if depth == 0 {
-            1
-        } else {
-            named.iter().map(|m| m.nodes).sum()
-        }
-    } else {
-        arbiter_rules::count_leaves(v, &pos, depth, routes, &unlimited).map_err(limit)?
-    };
+    let count =
+        ops::perft::count(v, &input, &arbiter_rules::Budget::unlimited()).map_err(failed)?;
     let seconds = started.elapsed().as_secs_f64();
+    for m in count.divide.iter().flatten() {
+        match m.routes {
+            Some(n) if n > 1 => emit(&format!("{}: {} ({n} routes)", m.notation, m.nodes)),
+            _ => emit(&format!("{}: {}", m.notation, m.nodes)),
+        }
+    }
+    let nodes = count.nodes;
     let per_second = if seconds > 0.0 {
         (nodes as f64 / seconds).round() as u64
     } else {
@@ -317,9 +303,9 @@ fn perft(
 }
 
 fn moves(variant: &str, fen: Option<&str>) -> Result<(), Failure> {
-    let v = arbiter::api::find_variant(variant).map_err(|e| usage(e.problem().detail.clone()))?;
-    let answer = list_moves(v, fen, &arbiter_rules::Budget::unlimited())
-        .map_err(|e| usage(e.problem().detail.clone()))?;
+    let v = find_variant(variant)?;
+    let answer =
+        ops::moves::list_moves(v, fen, &arbiter_rules::Budget::unlimited()).map_err(failed)?;
     let text = serde_json::to_string_pretty(&answer)
         .map_err(|e| Failure(format!("cannot write JSON: {e}"), 1))?;
     emit(&text);
@@ -338,19 +324,13 @@ enum Output {
 struct JudgeWriter<W: std::io::Write> {
     out: W,
     output: Output,
-    summary: arbiter::api::pdn::PdnSummary,
+    summary: PdnSummary,
 }
 
 impl<W: std::io::Write> JudgeWriter<W> {
-    fn game(&mut self, g: &arbiter::api::pdn::PdnGameResult) -> std::io::Result<()> {
-        use arbiter::api::pdn::GameOutcome;
+    fn game(&mut self, g: &PdnGameResult) -> std::io::Result<()> {
         let first = self.summary.games == 0;
-        self.summary.games += 1;
-        if g.outcome == GameOutcome::Judged {
-            self.summary.judged += 1;
-        } else {
-            self.summary.errors += 1;
-        }
+        self.summary.count(g);
         match self.output {
             Output::Ndjson => {
                 serde_json::to_writer(&mut self.out, g)?;
@@ -430,23 +410,21 @@ fn judge(
     strict: bool,
     adjudicating: Adjudicating,
 ) -> Result<(), Failure> {
+    use arbiter_rules::adjudication::ResultConvention;
+    use std::io::{IsTerminal, Read};
     let Adjudicating {
         adjudication,
         tables_dir,
     } = adjudicating;
-    use arbiter::api::pdn::{judge_game, READ_LIMITS};
-    use arbiter::api::pdn_stream::MAX_GAME_BYTES;
-    use arbiter_rules::adjudication::{ReadOptions, ResultConvention};
-    use arbiter_rules::notation::pdn::PdnGame;
-    use arbiter_rules::notation::pdn_stream::{PdnSplitter, Piece};
-    use arbiter_rules::Budget;
-    use std::io::{IsTerminal, Read};
-    let explicit = variant.map(find_variant).transpose()?;
-    let options = ReadOptions {
-        convention: ResultConvention::parse(convention)
-            .ok_or_else(|| usage(format!("unknown result convention '{convention}'")))?,
-        adjudication,
-        ..ReadOptions::default()
+    let file_options = FileOptions {
+        explicit: variant.map(find_variant).transpose()?,
+        options: JudgeOptions {
+            convention: ResultConvention::parse(convention)
+                .ok_or_else(|| usage(format!("unknown result convention '{convention}'")))?,
+            include_pdn: output == Output::Pdn,
+            adjudication,
+        },
+        strict,
     };
     // The tables of the command: computed on first use as the service computes them, and
     // waited for as long as a build takes.
@@ -462,8 +440,6 @@ fn judge(
     } else {
         None
     };
-    let tables = arbiter::api::judge::TableProbe::new(store.as_ref());
-    let mut probe = tables.probe();
     let (mut input, size): (Box<dyn Read>, Option<u64>) = if file == "-" {
         (Box::new(std::io::stdin().lock()), None)
     } else {
@@ -490,20 +466,15 @@ fn judge(
     let mut writer = JudgeWriter {
         out: std::io::BufWriter::new(std::io::stdout().lock()),
         output,
-        summary: arbiter::api::pdn::PdnSummary {
-            games: 0,
-            judged: 0,
-            errors: 0,
-        },
+        summary: PdnSummary::new(),
     };
     // With --max-games, the entries are held until the whole file is known to be within it.
     let mut held = Vec::new();
     let mut counted = 0usize;
-    let mut splitter = PdnSplitter::new(READ_LIMITS, MAX_GAME_BYTES).strict(strict);
+    let mut records = RecordStream::new(file_options);
     let mut first_fault: Option<String> = None;
     let mut buf = vec![0u8; 64 * 1024];
-    let budget = Budget::unlimited();
-    let include_pdn = output == Output::Pdn;
+    let budget = arbiter_rules::Budget::unlimited();
     let closed = |e: std::io::Error| -> Failure {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             // `arbiter judge ... | head`: the reader has what it wanted.
@@ -518,54 +489,27 @@ fn judge(
             Err(e) => return Err(usage(format!("cannot read {file}: {e}"))),
         };
         if n == 0 {
-            splitter.finish();
+            records.finish();
         } else {
-            splitter.push(&buf[..n]);
+            records.push(&buf[..n]);
             progress.inc(n as u64);
         }
-        while let Some(piece) = splitter.next_piece() {
-            let index = counted;
+        while let Some(next) = records.next_game() {
             counted += 1;
             if max_games.is_some_and(|max| counted > max) {
                 continue; // counted only, for the message
             }
-            let entry = match piece {
-                Piece::Game(game) => judge_game(
-                    index,
-                    &game,
-                    explicit,
-                    options,
-                    include_pdn,
-                    &mut probe,
-                    &budget,
-                )
-                .map_err(|e| usage(e.problem().detail.clone()))?,
-                Piece::Rejected { game, error } => {
-                    let detail = error.to_string();
-                    first_fault.get_or_insert_with(|| format!("{file}: {detail}"));
-                    let variant = match arbiter_rules::catalogue::choose_variant(&game, explicit) {
-                        arbiter_rules::catalogue::VariantChoice::Found(v) => Some(v),
-                        _ => None,
-                    };
-                    arbiter::api::pdn::error_entry(
-                        index,
-                        &game,
-                        variant,
-                        arbiter::errors::ProblemCode::PdnSyntax,
-                        detail,
-                    )
-                }
-                Piece::TooLarge { line } => arbiter::api::pdn::error_entry(
-                    index,
-                    &PdnGame {
-                        line,
-                        ..PdnGame::default()
-                    },
-                    None,
-                    arbiter::errors::ProblemCode::PayloadTooLarge,
-                    format!("the game has more than {MAX_GAME_BYTES} bytes (1 MiB); not read"),
-                ),
+            let entry = match next {
+                NextGame::Entry(entry) => *entry,
+                NextGame::Judge(game) => game.judge(store.as_ref(), &budget).map_err(failed)?,
             };
+            if let Some(e) = entry
+                .error
+                .as_ref()
+                .filter(|e| e.code == ProblemCode::PdnSyntax)
+            {
+                first_fault.get_or_insert_with(|| format!("{file}: {}", e.detail));
+            }
             if max_games.is_some() {
                 held.push(entry);
             } else {

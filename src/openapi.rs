@@ -8,7 +8,8 @@ use actix_web::{web, HttpResponse};
 use utoipa::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::errors::Problem;
+use crate::http::routing::GET;
+use crate::problem::{ApiError, Problem};
 
 /// The path of the API document.
 pub const DOCUMENT: &str = "/api-docs/openapi.json";
@@ -99,4 +100,15 @@ pub fn configure(cfg: &mut web::ServiceConfig, doc: utoipa::openapi::OpenApi) {
             .insert_header(("Location", SWAGGER_UI_FILES_PREFIX))
             .finish()
     })));
+}
+
+/// What answers a request no resource took: 405 for the documentation's own paths (the API
+/// document and Swagger UI, read with GET and HEAD only), 404 for any other path.
+pub async fn fallback(req: actix_web::HttpRequest) -> Result<actix_web::HttpResponse, ApiError> {
+    let path = req.path();
+    let docs = path == DOCUMENT || path == SWAGGER_UI || path.starts_with(SWAGGER_UI_FILES_PREFIX);
+    if docs && req.method() != actix_web::http::Method::GET {
+        return Err(ApiError::method_not_allowed(req.method().as_str(), GET));
+    }
+    Err(ApiError::not_found(path))
 }

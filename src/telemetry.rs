@@ -6,7 +6,7 @@
 //! returned in the `x-request-id` response header and, at DEBUG, carried by a span around the
 //! request's handling; when it is answered, one access-log event (target `arbiter::access`)
 //! gives its method, route, target, status, latency and request id. The probes and `/metrics`
-//! are left out of the access log unless `ARBITER_LOG_PROBES` is set ([`crate::http::frame`]).
+//! are left out of the access log unless `ARBITER_LOG_PROBES` is set (`http::middleware::frame`).
 //!
 //! Lines are formatted on the thread that logs and handed to tracing-appender's non-blocking
 //! writer, whose thread writes them to stdout, every line waiting in one write. It is set up
@@ -24,7 +24,7 @@ use tracing_subscriber::{EnvFilter, Layer};
 
 use crate::config::LogFormat;
 
-/// The target of the access-log event ([`crate::http::frame`]).
+/// The target of the access-log event (`http::middleware::frame`).
 pub const ACCESS_TARGET: &str = "arbiter::access";
 
 /// Installs the global subscriber, writing to stdout through a non-blocking, non-lossy

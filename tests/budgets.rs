@@ -6,9 +6,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use arbiter::api::pdn::{judge_pdn_text, MAX_GAMES};
-use arbiter::engine::{DEFAULT_PDN_WORK_BUDGET, DEFAULT_WORK_BUDGET};
-use arbiter::errors::ProblemCode;
+use arbiter::config::{DEFAULT_PDN_WORK_BUDGET, DEFAULT_WORK_BUDGET};
+use arbiter::ops::judge::JudgeOptions;
+use arbiter::ops::records::{decode_pdn, judge_pdn_text, MAX_GAMES};
+use arbiter::problem::ProblemCode;
 use arbiter_rules::adjudication::{judge_pdn_game, no_tables, ReadOptions};
 use arbiter_rules::notation::pdn::parse_pdn;
 use arbiter_rules::{variant, Budget};
@@ -61,7 +62,7 @@ fn real_games_fit_the_budgets_with_a_wide_margin() {
     for (folder, path) in &files {
         let v = variant(folder).unwrap();
         let bytes = std::fs::read(path).unwrap();
-        let text = arbiter::api::pdn::decode_pdn(&bytes);
+        let text = decode_pdn(&bytes);
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         for (i, game) in parse_pdn(&text).iter().enumerate() {
             let b = Budget::unlimited();
@@ -88,8 +89,7 @@ fn real_games_fit_the_budgets_with_a_wide_margin() {
                 &slice,
                 Some(v),
                 usize::MAX,
-                ReadOptions::default(),
-                false,
+                JudgeOptions::default(),
                 &mut no_tables,
                 &b,
             );
@@ -128,8 +128,7 @@ fn heavy_requests_hit_the_budget() {
         &file,
         None,
         MAX_GAMES,
-        ReadOptions::default(),
-        false,
+        JudgeOptions::default(),
         &mut no_tables,
         &b,
     )
@@ -149,8 +148,7 @@ fn heavy_requests_hit_the_budget() {
         &game,
         None,
         MAX_GAMES,
-        ReadOptions::default(),
-        false,
+        JudgeOptions::default(),
         &mut no_tables,
         &b,
     )
@@ -163,7 +161,7 @@ fn heavy_requests_hit_the_budget() {
     assert_eq!(one.summary.judged, 1);
     let b = Budget::unlimited();
     let started = Instant::now();
-    arbiter::api::moves::list_moves(variant("frisian").unwrap(), Some(frisian), &b).unwrap();
+    arbiter::ops::moves::list_moves(variant("frisian").unwrap(), Some(frisian), &b).unwrap();
     eprintln!(
         "Frisian moves: {} units, {:.3} s",
         b.used(),
@@ -180,7 +178,7 @@ fn the_most_canter_routes_fit_the_request_budget() {
     let cam = "W:Wc2,d2,e2,b3,d3,f3,a4,b4,c4,d4,e4,f4,g4,b5,d5,f5,a6,b6,c6,d6,e6,f6,g6,b7,d7,f7,a8,b8,c8,d8,e8,f8,g8,b9,d9,f9,a10,b10,c10,d10,e10,f10,g10,b11,d11,f11,c12,d12,e12,Nc7:Bd13";
     let b = Budget::new(DEFAULT_WORK_BUDGET);
     let started = Instant::now();
-    let moves = arbiter::api::moves::list_moves(variant("cam").unwrap(), Some(cam), &b).unwrap();
+    let moves = arbiter::ops::moves::list_moves(variant("cam").unwrap(), Some(cam), &b).unwrap();
     eprintln!(
         "Cam canters: {} moves, {} units, {:.3} s",
         moves.moves.len(),
@@ -213,7 +211,7 @@ fn camelot_canter_lattices_hit_the_request_budget() {
     let fen = format!("W:W{}:Bg16", white.join(","));
     let b = Budget::new(DEFAULT_WORK_BUDGET);
     let started = Instant::now();
-    let Err(err) = arbiter::api::moves::list_moves(v, Some(&fen), &b) else {
+    let Err(err) = arbiter::ops::moves::list_moves(v, Some(&fen), &b) else {
         panic!("the move list was built, {} units", b.used());
     };
     eprintln!(

@@ -5,13 +5,18 @@
 
 #![no_main]
 
-use arbiter::api::judge::{judge_game, JudgeRequest};
-use arbiter::api::moves::{list_moves, MovesRequest};
-use arbiter::api::pdn::{judge_pdn_text, PdnRequest};
-use arbiter::api::play::{play_moves, PlayRequest};
-use arbiter::api::{check_move_count, find_variant, parse_json_object};
+use arbiter::api::judge::JudgeRequest;
+use arbiter::api::moves::MovesRequest;
+use arbiter::api::pdn::PdnRequest;
+use arbiter::api::play::PlayRequest;
+use arbiter::http::json::parse_json_object;
+use arbiter::ops::judge::{judge_game, JudgeSettings};
+use arbiter::ops::moves::list_moves;
+use arbiter::ops::play::play_moves;
+use arbiter::ops::records::judge_pdn_text;
+use arbiter::ops::{check_move_count, find_variant};
 use arbiter_fuzz::{budget, pick_variant};
-use arbiter_rules::adjudication::{no_tables, ReadOptions};
+use arbiter_rules::adjudication::no_tables;
 use arbiter_rules::Variant;
 use libfuzzer_sys::fuzz_target;
 use serde::de::DeserializeOwned;
@@ -55,11 +60,11 @@ fn run_play(v: &'static Variant, req: PlayRequest) {
 
 /// `POST /v1/variants/{variant}/judge`.
 fn run_judge(v: &'static Variant, req: JudgeRequest) {
-    if check_move_count(req.moves.len()).is_err() {
+    let Ok(game) = req.into_input() else {
         return;
-    }
-    if let Ok(answer) = judge_game(v, &req, &mut no_tables, &budget()) {
-        assert!(answer.plies + answer.moves_after_end <= req.moves.len());
+    };
+    if let Ok(answer) = judge_game(v, &game, &mut no_tables, &budget()) {
+        assert!(answer.plies + answer.moves_after_end <= game.moves.len());
         serde_json::to_vec(&answer).expect("the judge answer serializes");
     }
 }
@@ -71,17 +76,20 @@ fn run_pdn(req: PdnRequest) {
         Some(Err(_)) => return,
         None => None,
     };
-    let options = ReadOptions {
-        convention: req.result_convention.unwrap_or_default().into(),
-        ..ReadOptions::default()
+    let settings = JudgeSettings {
+        result_convention: req.result_convention,
+        include_pdn: req.include_pdn,
+        adjudicate: None,
+        max_plies: req.max_plies,
     };
-    let include_pdn = req.include_pdn.unwrap_or(false);
+    let Ok(settings) = settings.check(false) else {
+        return;
+    };
     if let Ok(answer) = judge_pdn_text(
         &req.pdn,
         explicit,
         MAX_GAMES,
-        options,
-        include_pdn,
+        settings.options(),
         &mut no_tables,
         &budget(),
     ) {

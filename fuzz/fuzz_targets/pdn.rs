@@ -8,11 +8,12 @@
 
 #![no_main]
 
-use arbiter::api::pdn::{
+use arbiter::ops::judge::JudgeOptions;
+use arbiter::ops::records::{
     decode_pdn, judge_pdn_text, MAX_PLIES_PER_GAME, MAX_TAGS_PER_GAME, MAX_TOKEN_BYTES,
 };
 use arbiter_fuzz::budget;
-use arbiter_rules::adjudication::{no_tables, ReadOptions};
+use arbiter_rules::adjudication::no_tables;
 use arbiter_rules::notation::pdn::{parse_pdn, PdnLimits, PdnReader};
 use libfuzzer_sys::fuzz_target;
 
@@ -55,8 +56,10 @@ fuzz_target!(|data: &[u8]| {
         &text,
         None,
         MAX_GAMES,
-        ReadOptions::default(),
-        true,
+        JudgeOptions {
+            include_pdn: true,
+            ..JudgeOptions::default()
+        },
         &mut no_tables,
         &budget(),
     ) {
@@ -75,8 +78,7 @@ fuzz_target!(|data: &[u8]| {
                     pdn,
                     None,
                     1,
-                    ReadOptions::default(),
-                    false,
+                    JudgeOptions::default(),
                     &mut no_tables,
                     &budget(),
                 ) else {
@@ -94,7 +96,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         Err(e) => assert!(
-            count > MAX_GAMES || e.problem().code == arbiter::errors::ProblemCode::BudgetExceeded,
+            count > MAX_GAMES || e.problem().code == arbiter::problem::ProblemCode::BudgetExceeded,
             "{}",
             e.problem().detail
         ),

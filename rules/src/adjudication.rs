@@ -73,6 +73,8 @@ pub struct ReadOptions {
     pub convention: ResultConvention,
     pub max_lines: usize,
     pub adjudication: Adjudication,
+    /// Also write the judged game as canonical PDN text ([`GameReport::pdn`]).
+    pub write_pdn: bool,
 }
 
 impl Default for ReadOptions {
@@ -81,6 +83,7 @@ impl Default for ReadOptions {
             convention: ResultConvention::default(),
             max_lines: MAX_LINES,
             adjudication: Adjudication::default(),
+            write_pdn: false,
         }
     }
 }
@@ -554,30 +557,138 @@ pub fn convention_warning(
     ))
 }
 
-/// A judged game of a file.
+/// A judged game: a PDN game of a file, or a move list.
 #[derive(Clone, Debug)]
 pub struct GameReport {
     pub variant: &'static Variant,
     pub judgement: Judgement,
-    /// Move number of the first illegal move, if any.
+    /// Move number of the first illegal move, if any (a PDN game's, as written before it).
     pub illegal_move_number: Option<u32>,
     pub declared: Option<String>,
     pub agreement: Agreement,
-    /// What the record reader did to read the game ([`crate::records`]), in ply order.
+    /// What the record reader did to read the game ([`crate::records`]), and what the
+    /// adjudication and the declared result's reading noticed, in the order they are written.
     pub warnings: Vec<RecordWarning>,
     /// The convention the results were read and written with.
     pub convention: ResultConvention,
-    /// The move counters of the game's FEN tag (lidraughts' `H` and `F` fields), if it had
+    /// The result the moves show, in the variant's PDN style ([`result_text`]).
+    pub result: &'static str,
+    /// The move counters of the game's FEN (lidraughts' `H` and `F` fields), if it had
     /// them; the judge's count of plies without a man move or capture started from `H`.
     pub counters: Option<crate::Counters>,
-    /// The position the game started from (its FEN tag, else the variant's start).
+    /// The position the game started from (its FEN, else the variant's start).
     pub start: Position,
+    /// The game as canonical PDN text ([`write_pdn`]), when [`ReadOptions::write_pdn`].
+    pub pdn: Option<String>,
 }
 
-/// Judges one game of a PDN file: the moves read as a record ([`crate::records`]), adjudicated
-/// by `options.adjudication` ([`adjudicate`], the tables probed with `probe`), the declared
-/// result read with `options.convention`, the work charged to `budget`. `explicit` overrides
-/// the game's own tags.
+/// A game of a file that cannot be judged, and the variant it was read under when one was
+/// chosen.
+#[derive(Clone, Debug)]
+pub struct GameFailure {
+    pub error: GameError,
+    pub variant: Option<&'static Variant>,
+}
+
+/// Judges a game given as a move list from `start` (whose FEN had the move counters
+/// `counters`): the moves read as a record ([`crate::records`]), adjudicated by
+/// `options.adjudication` ([`adjudicate`], the tables probed with `probe`), `declared` read
+/// with `options.convention`, the work charged to `budget`.
+#[allow(clippy::too_many_arguments)]
+pub fn judge_moves<S: AsRef<str>>(
+    variant: &'static Variant,
+    start: Position,
+    counters: Option<crate::Counters>,
+    moves: &[S],
+    declared: Option<&str>,
+    options: ReadOptions,
+    probe: &mut Probe,
+    budget: &Budget,
+) -> Result<GameReport, GenError> {
+    let game = Game {
+        variant,
+        start,
+        counters,
+        tags: &[],
+        declared,
+    };
+    judge(game, moves, Vec::new(), options, probe, budget).map(|(report, _)| report)
+}
+
+/// What [`judge`] judges besides the moves.
+struct Game<'a> {
+    variant: &'static Variant,
+    start: Position,
+    counters: Option<crate::Counters>,
+    /// The record's tags, for its PDN text.
+    tags: &'a [(String, String)],
+    declared: Option<&'a str>,
+}
+
+/// The judgement of a game's moves, `warnings` (what reading its text noticed) first among
+/// its warnings; with the index of the first illegal move's text.
+fn judge<S: AsRef<str>>(
+    game: Game,
+    moves: &[S],
+    mut warnings: Vec<RecordWarning>,
+    options: ReadOptions,
+    probe: &mut Probe,
+    budget: &Budget,
+) -> Result<(GameReport, Option<usize>), GenError> {
+    let Game {
+        variant,
+        start,
+        counters,
+        tags,
+        declared,
+    } = game;
+    let record_options = RecordOptions {
+        halfmoves: counters.map_or(0, |c| c.halfmoves),
+        max_lines: options.max_lines,
+        max_plies: options.adjudication.max_plies,
+    };
+    let record = read_record(variant, start, moves, record_options, budget)?;
+    let mut judgement = record.judgement;
+    let adjudication_warnings =
+        adjudicate(variant, &mut judgement, options.adjudication, probe, budget)?;
+    let convention = options.convention;
+    let agreement = check_declared_with(variant, &judgement, declared, convention);
+    warnings.extend(convention_warning(
+        variant, &judgement, declared, convention,
+    ));
+    warnings.extend(record.warnings);
+    warnings.extend(adjudication_warnings);
+    let pdn = options.write_pdn.then(|| {
+        write_pdn(&PdnOut {
+            variant,
+            tags,
+            start: &start,
+            counters,
+            judgement: &judgement,
+            warnings: &warnings,
+            result: &result_for_pdn(variant, &judgement, declared, convention),
+        })
+    });
+    let report = GameReport {
+        variant,
+        result: result_text(variant, judgement.verdict, convention),
+        judgement,
+        illegal_move_number: None,
+        declared: declared.map(str::to_string),
+        agreement,
+        warnings,
+        convention,
+        counters,
+        start,
+        pdn,
+    };
+    Ok((report, record.illegal_text))
+}
+
+/// Judges one game of a PDN file: its moves ([`judge_moves`]) from its FEN tag, under the
+/// variant its tags name (`explicit` overrides them), its `Result` tag the declared result;
+/// what reading its text noticed comes first among the warnings. A game that cannot be judged
+/// is a [`GameFailure`].
 pub fn judge_pdn_game(
     game: &PdnGame,
     explicit: Option<&'static Variant>,
@@ -585,54 +696,42 @@ pub fn judge_pdn_game(
     options: ReadOptions,
     probe: &mut Probe,
     budget: &Budget,
-) -> Result<GameReport, GameError> {
+) -> Result<GameReport, GameFailure> {
+    let fail = |error, variant| GameFailure { error, variant };
     if let Some(e) = &game.error {
-        return Err(GameError::Text(e.clone()));
+        return Err(fail(GameError::Text(e.clone()), None));
     }
-    let variant = match choose_variant(game, explicit) {
+    let found = match choose_variant(game, explicit) {
         VariantChoice::Found(v) => v,
-        VariantChoice::Unsupported(what) => return Err(GameError::UnsupportedVariant(what)),
-        VariantChoice::Missing => return Err(GameError::NoVariant),
+        VariantChoice::Unsupported(what) => {
+            return Err(fail(GameError::UnsupportedVariant(what), None))
+        }
+        VariantChoice::Missing => return Err(fail(GameError::NoVariant, None)),
     };
+    let variant = Some(found);
     if game.plies > max_plies || game.moves.len() > max_plies {
-        return Err(GameError::TooManyPlies {
+        let error = GameError::TooManyPlies {
             plies: game.plies.max(game.moves.len()),
             limit: max_plies,
-        });
+        };
+        return Err(fail(error, variant));
     }
     let (start, counters) = match game.tag("FEN").map(str::trim).filter(|f| !f.is_empty()) {
-        Some(fen) => variant
+        Some(fen) => found
             .parse_start_fen_counters(fen)
-            .map_err(|e| GameError::BadFen(e.to_string()))?,
-        None => (variant.start(), None),
+            .map_err(|e| fail(GameError::BadFen(e.to_string()), variant))?,
+        None => (found.start(), None),
     };
     let texts: Vec<&str> = game.moves.iter().map(|m| m.text.as_str()).collect();
-    let halfmoves = counters.map_or(0, |c| c.halfmoves);
-    let record_options = RecordOptions {
-        halfmoves,
-        max_lines: options.max_lines,
-        max_plies: options.adjudication.max_plies,
-    };
-    let record =
-        read_record(variant, start, &texts, record_options, budget).map_err(GameError::Gen)?;
-    let mut judgement = record.judgement;
-    let adjudication_warnings =
-        adjudicate(variant, &mut judgement, options.adjudication, probe, budget)
-            .map_err(GameError::Gen)?;
-    let illegal_move_number = record
-        .illegal_text
-        .and_then(|i| game.moves.get(i))
-        .and_then(|m| m.number);
-    let declared = game.declared_result().map(str::to_string);
+    let declared = game.declared_result();
     let convention = options.convention;
-    let agreement = check_declared_with(variant, &judgement, declared.as_deref(), convention);
     // Where the grammar has no name for the variant's squares or pieces (the Camelot family:
     // squares past h8, knights), its moves or FEN are no deviation the record could mend: the
     // record is read in the variant's own notation, and a move it cannot read is said by the
     // move reading.
     let beyond = |kind: PdnNoteKind| match kind {
-        PdnNoteKind::MalformedMove => variant.beyond_pdn_squares(),
-        PdnNoteKind::InvalidFen => variant.beyond_pdn_fen(),
+        PdnNoteKind::MalformedMove => found.beyond_pdn_squares(),
+        PdnNoteKind::InvalidFen => found.beyond_pdn_fen(),
         _ => false,
     };
     let mut warnings: Vec<RecordWarning> = game
@@ -653,7 +752,7 @@ pub fn judge_pdn_game(
         ));
     }
     if let (Some(tag), Some(end)) = (game.tag("Result"), game.terminator.as_deref()) {
-        let read = |t: &str| Declared::read(t, variant, convention);
+        let read = |t: &str| Declared::read(t, found, convention);
         if let (Some(a), Some(b)) = (read(tag), read(end)) {
             if a != b && a != Declared::Unknown && b != Declared::Unknown {
                 warnings.push(RecordWarning::game(
@@ -668,25 +767,19 @@ pub fn judge_pdn_game(
             }
         }
     }
-    warnings.extend(convention_warning(
-        variant,
-        &judgement,
-        declared.as_deref(),
-        convention,
-    ));
-    warnings.extend(record.warnings);
-    warnings.extend(adjudication_warnings);
-    Ok(GameReport {
-        variant,
-        judgement,
-        illegal_move_number,
-        declared,
-        agreement,
-        warnings,
-        convention,
-        counters,
+    let judged = Game {
+        variant: found,
         start,
-    })
+        counters,
+        tags: &game.tags,
+        declared,
+    };
+    let (mut report, illegal_text) = judge(judged, &texts, warnings, options, probe, budget)
+        .map_err(|e| fail(GameError::Gen(e), variant))?;
+    report.illegal_move_number = illegal_text
+        .and_then(|i| game.moves.get(i))
+        .and_then(|m| m.number);
+    Ok(report)
 }
 
 /// What [`write_pdn`] writes a game from.

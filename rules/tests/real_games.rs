@@ -87,7 +87,8 @@ fn games(name: &str, id: &str, convention: impl Fn(&str) -> ResultConvention) ->
                 file: file.clone(),
                 index,
                 has_moves: !game.moves.is_empty(),
-                report: judge_pdn_game(game, Some(v), 2000, options, &mut no_tables, &budget),
+                report: judge_pdn_game(game, Some(v), 2000, options, &mut no_tables, &budget)
+                    .map_err(|f| f.error),
             });
         }
     }

@@ -33,25 +33,25 @@ pub async fn healthz() -> HttpResponse {
     tag = "health",
     responses(
         (status = 200, description = "Ready to serve", body = Health),
-        (status = 503, description = "Not ready", body = crate::errors::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Not ready", body = crate::problem::Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn readyz(req: actix_web::HttpRequest) -> Result<HttpResponse, crate::errors::ApiError> {
+pub async fn readyz(req: actix_web::HttpRequest) -> Result<HttpResponse, crate::problem::ApiError> {
     let shutting_down = req
         .app_data::<actix_web::web::Data<crate::config::ShutdownFlag>>()
         .is_some_and(|f| f.is_shutting_down());
     if shutting_down {
-        return Err(crate::errors::ApiError::new(
-            actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
-            crate::errors::ProblemCode::ShuttingDown,
+        return Err(crate::problem::ApiError::new(
+            503,
+            crate::problem::ProblemCode::ShuttingDown,
             "Shutting down",
             "the server is shutting down; in-flight requests finish, new ones go elsewhere",
         ));
     }
     if arbiter_rules::variants().is_empty() {
-        return Err(crate::errors::ApiError::new(
-            actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
-            crate::errors::ProblemCode::NotReady,
+        return Err(crate::problem::ApiError::new(
+            503,
+            crate::problem::ProblemCode::NotReady,
             "Not ready",
             "the rules catalogue is empty",
         ));

@@ -8,45 +8,23 @@
 //! type) gives a problem document.
 
 use actix_web::http::header;
-use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
-use arbiter_rules::adjudication::{
-    judge_pdn_game, result_for_pdn, write_pdn, GameError, GameReport, PdnOut, Probe, ReadOptions,
-};
-use arbiter_rules::catalogue::{choose_variant, VariantChoice};
-use arbiter_rules::notation::pdn::{PdnGame, PdnLimits, PdnReader};
-use arbiter_rules::{Budget, GenError, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::judge::{
-    adjudication, draw_rule_text, pdn_result, table_store, AdjudicateDto, ClaimableDraw, ReasonDto,
-    RecordWarningDto, ResultConventionDto, TableProbe,
-};
-use super::judge::{Agreement, VerdictDto};
-use super::{body, find_variant, is_json};
+use super::pdn_stream;
 use crate::engine::{Engine, Work};
-use crate::errors::{ApiError, PrecedenceRule, Problem, ProblemCode, ViolationCode};
+use crate::http::body;
+use crate::http::json::{is_json, parse_json_object};
+use crate::metrics::tags::GamesJudged;
+use crate::ops::find_variant;
+use crate::ops::judge::{AdjudicateDto, JudgeSettings, ResultConventionDto, MAX_PLIES_LIMIT};
+use crate::ops::records::{decode_pdn, judge_file, FileOptions, PdnJudgeResponse, MAX_GAMES};
+use crate::problem::{clip, ApiError, Problem, ProblemCode};
+use crate::tables::TableStore;
 
 /// Largest accepted PDN request body, in bytes (1 MiB).
 pub const MAX_PDN_BODY_BYTES: usize = 1024 * 1024;
-
-/// Most games judged in one request.
-pub const MAX_GAMES: usize = 200;
-
-/// Most plies judged in one game: the same bound as the moves of `/judge` and `/play`.
-pub const MAX_PLIES_PER_GAME: usize = crate::config::MAX_MOVES;
-
-/// PDN text read per work unit (counting and reading a file costs about as much CPU per 8
-/// bytes as a unit of engine work).
-pub const BYTES_PER_UNIT: u64 = 8;
-
-/// Most tags kept for one game besides its first GameType, Variant, FEN and Result tags (a
-/// game with more is an `invalid-game-text` entry).
-pub const MAX_TAGS_PER_GAME: usize = 100;
-
-/// Longest tag value or move token kept, in bytes (longer ones are cut).
-pub const MAX_TOKEN_BYTES: usize = 4096;
 
 /// The query string of `POST /v1/judge/pdn`. Unknown parameters are refused (400
 /// `invalid-query`), as on every endpoint.
@@ -96,7 +74,7 @@ fn adjudicate_param<'de, D: serde::Deserializer<'de>>(
         "tables" => Ok(Some(AdjudicateDto::Tables)),
         _ => Err(serde::de::Error::custom(format!(
             "parameter `adjudicate` is `none` or `tables`, not '{}'",
-            crate::errors::clip(&text)
+            clip(&text)
         ))),
     }
 }
@@ -108,8 +86,8 @@ fn max_plies_param<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>
     text.parse::<u64>().map(Some).map_err(|_| {
         serde::de::Error::custom(format!(
             "parameter `max_plies` must be a whole number from 1 to {}, not '{}'",
-            super::judge::MAX_PLIES_LIMIT,
-            crate::errors::clip(&text)
+            MAX_PLIES_LIMIT,
+            clip(&text)
         ))
     })
 }
@@ -149,428 +127,6 @@ pub struct PdnRequest {
     pub max_plies: Option<u64>,
 }
 
-/// Whether a game was judged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum GameOutcome {
-    /// The moves were replayed and judged (the verdict may still be `invalid`).
-    Judged,
-    /// The game could not be judged (see `error`).
-    Error,
-}
-
-/// The first move of a game that is not legal.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-pub struct PdnInvalidMove {
-    /// 1-based ply of the move in the game.
-    #[schema(example = 3)]
-    pub ply: usize,
-    /// The move number written before it in the file, if any.
-    #[schema(example = 2)]
-    pub move_number: Option<u32>,
-    /// The move text as written.
-    #[serde(rename = "move")]
-    #[schema(example = "28-22")]
-    pub move_text: String,
-    /// `illegal-move`, `ambiguous-move` or `unparsable-move`.
-    #[schema(value_type = String, example = "illegal-move")]
-    pub code: ProblemCode,
-    /// Why the move was refused.
-    #[schema(example = "illegal move: 28-22 does not match any legal move")]
-    pub reason: String,
-    /// Illegal move: the first rule it breaks (as in a problem document's `violation`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub violation: Option<ViolationCode>,
-    /// `capture-precedence`: the precedence rule the capture loses on.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub precedence: Option<PrecedenceRule>,
-    /// The legal moves at that point, in canonical notation.
-    #[schema(example = json!(["28x19"]))]
-    pub legal_moves: Vec<String>,
-}
-
-/// Why a game could not be judged.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-pub struct GameErrorDto {
-    /// `invalid-game-text`, `unsupported-variant`, `no-variant`, `invalid-position`,
-    /// `too-many-moves` (more than 1000 plies) or `capture-limit`; in a stream also
-    /// `payload-too-large` (a game of more than 1 MiB) and `budget-exceeded` (a game over the
-    /// work budget of a `/judge` request).
-    #[schema(value_type = String, example = "unsupported-variant")]
-    pub code: ProblemCode,
-    /// Human-readable explanation.
-    #[schema(example = "GameType \"41\" is not a variant this service supports")]
-    pub detail: String,
-}
-
-/// The judgement of one game of the file.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-pub struct PdnGameResult {
-    /// 0-based index of the game in the file.
-    #[schema(example = 0)]
-    pub index: usize,
-    /// 1-based line where the game starts.
-    #[schema(example = 1)]
-    pub line: usize,
-    /// The tag pairs, in file order.
-    #[schema(example = json!({"Event": "Club", "GameType": "20", "Result": "2-0"}))]
-    pub tags: serde_json::Map<String, serde_json::Value>,
-    /// The variant id the game was judged under; null when none could be chosen.
-    #[schema(example = "international")]
-    pub variant: Option<String>,
-    /// `judged`, or `error` when the game could not be judged.
-    #[schema(example = "judged")]
-    pub outcome: GameOutcome,
-    /// `white_wins`, `black_wins`, `draw`, `undecided` or `invalid` (judged games only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub verdict: Option<VerdictDto>,
-    /// Why the game ended (a rule, or the adjudication asked for); null when it did not
-    /// (judged games only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<Option<ReasonDto>>,
-    /// The ply after which the rules (or the adjudication) ended the game (0 = the start
-    /// position itself).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub decided_at_ply: Option<Option<usize>>,
-    /// Number of moves legally played.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(example = 4)]
-    pub plies: Option<usize>,
-    /// Moves written after the game had ended, or after the move limit; they are not judged.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(example = 0)]
-    pub moves_after_end: Option<usize>,
-    /// FEN of the position after the moves legally played.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(example = "W:W31-50:B1-20")]
-    pub final_position: Option<String>,
-    /// The result the moves show, in the variant's PDN style (`2-0`, `1-0`, `1/2-1/2`...);
-    /// `*` when undecided or invalid.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(example = "2-0")]
-    pub result: Option<String>,
-    /// The declared result (the `Result` tag, else the game terminator); null if none.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(example = "2-0")]
-    pub declared_result: Option<Option<String>>,
-    /// The declared result checked against the moves.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub agreement: Option<Agreement>,
-    /// Draws a player could have claimed, each with the first ply it was available.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub claimable_draws: Option<Vec<ClaimableDraw>>,
-    /// The first illegal move, when the verdict is `invalid`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub invalid_move: Option<PdnInvalidMove>,
-    /// What the record reader did to read the game (an ambiguous capture resolved by the rest
-    /// of the game, text glued to a move, a repaired tag...), in ply order; empty when the
-    /// game was read as written (judged games only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(example = json!([{
-        "code": "text-after-move", "ply": 34, "text": "26-22Whiteoversteppedthetimecontrolonthismove.",
-        "reading": "26-22", "alternatives": [], "verdict_differs": null,
-        "detail": "text glued to the move 26-22; read as the move and the comment 'Whiteoversteppedthetimecontrolonthismove.'"
-    }]))]
-    pub warnings: Option<Vec<RecordWarningDto>>,
-    /// The game as canonical PDN 3.0 text, when asked for (`include_pdn`): its tags with the
-    /// `Result` set from the judgement (the declared result where the rules do not decide
-    /// the game), the moves legally played in canonical notation, every reading the record
-    /// needed and an illegal move marked in comments.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(
-        example = "[Event \"Club\"]\n[GameType \"20\"]\n[Result \"*\"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n"
-    )]
-    pub pdn: Option<String>,
-    /// Why the game could not be judged (`outcome` = `error` only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<GameErrorDto>,
-}
-
-/// Counts over the whole file.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-pub struct PdnSummary {
-    /// Games found in the file.
-    #[schema(example = 3)]
-    pub games: usize,
-    /// Games judged (including `invalid` verdicts).
-    #[schema(example = 2)]
-    pub judged: usize,
-    /// Games that could not be judged.
-    #[schema(example = 1)]
-    pub errors: usize,
-}
-
-/// The judgement of a PDN file.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-pub struct PdnJudgeResponse {
-    /// One entry per game, in file order.
-    pub games: Vec<PdnGameResult>,
-    pub summary: PdnSummary,
-}
-
-fn game_error_code(e: &GameError) -> ProblemCode {
-    match e {
-        GameError::Text(_) => ProblemCode::InvalidGameText,
-        GameError::UnsupportedVariant(_) => ProblemCode::UnsupportedVariant,
-        GameError::NoVariant => ProblemCode::NoVariant,
-        GameError::BadFen(_) => ProblemCode::InvalidPosition,
-        GameError::TooManyPlies { .. } => ProblemCode::TooManyMoves,
-        GameError::Gen(_) => ProblemCode::CaptureLimit,
-    }
-}
-
-fn empty_entry(index: usize, game: &PdnGame, variant: Option<&Variant>) -> PdnGameResult {
-    PdnGameResult {
-        index,
-        line: game.line,
-        tags: game
-            .tags
-            .iter()
-            .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
-            .collect(),
-        variant: variant.map(|v| v.id().to_string()),
-        outcome: GameOutcome::Error,
-        verdict: None,
-        reason: None,
-        decided_at_ply: None,
-        plies: None,
-        moves_after_end: None,
-        final_position: None,
-        result: None,
-        declared_result: None,
-        agreement: None,
-        claimable_draws: None,
-        invalid_move: None,
-        warnings: None,
-        pdn: None,
-        error: None,
-    }
-}
-
-/// The canonical PDN text of a judged game of a file.
-pub fn report_pdn(game: &PdnGame, r: &GameReport) -> String {
-    let result = result_for_pdn(r.variant, &r.judgement, r.declared.as_deref(), r.convention);
-    write_pdn(&PdnOut {
-        variant: r.variant,
-        tags: &game.tags,
-        start: &r.start,
-        counters: r.counters,
-        judgement: &r.judgement,
-        warnings: &r.warnings,
-        result: &result,
-    })
-}
-
-fn judged_entry(index: usize, game: &PdnGame, r: GameReport, include_pdn: bool) -> PdnGameResult {
-    let v = r.variant;
-    let j = &r.judgement;
-    let mut e = empty_entry(index, game, Some(v));
-    e.outcome = GameOutcome::Judged;
-    e.pdn = include_pdn.then(|| report_pdn(game, &r));
-    e.verdict = Some(j.verdict.into());
-    e.reason = Some(j.reason.map(|reason| ReasonDto::of(v, j, reason)));
-    e.decided_at_ply = Some(j.decided_at_ply);
-    e.plies = Some(j.moves.len());
-    e.moves_after_end = Some(j.moves_after_end);
-    // Sides alternate (a pass is a ply too), so the side to move at the start follows from
-    // the final position and the number of plies.
-    let first = if j.moves.len() % 2 == 0 {
-        j.final_position.side()
-    } else {
-        j.final_position.side().opponent()
-    };
-    e.final_position = Some(v.fen_counters(
-        &j.final_position,
-        super::counters_after(v, r.counters, first, j.moves.iter().map(|d| &d.mv)),
-    ));
-    e.result = Some(pdn_result(v, j.verdict, r.convention).to_string());
-    e.warnings = Some(r.warnings.iter().map(RecordWarningDto::from).collect());
-    e.declared_result = Some(r.declared.clone());
-    e.agreement = Some(Agreement {
-        agrees: r.agreement.agrees,
-        explanation: r.agreement.explanation.clone(),
-    });
-    e.claimable_draws = Some(
-        j.claimable
-            .iter()
-            .map(|c| ClaimableDraw {
-                code: c.code.code().to_string(),
-                description: draw_rule_text(v, c.code),
-                ply: c.ply,
-            })
-            .collect(),
-    );
-    e.invalid_move = j.illegal.as_ref().map(|i| {
-        let problem = ApiError::bad_move(i.ply, &i.text, i.error.clone());
-        let p = problem.problem();
-        PdnInvalidMove {
-            ply: i.ply,
-            move_number: r.illegal_move_number,
-            move_text: i.text.clone(),
-            code: p.code,
-            reason: p.reason.clone().unwrap_or_else(|| i.error.to_string()),
-            violation: p.violation,
-            precedence: p.precedence,
-            legal_moves: i.legal.clone(),
-        }
-    });
-    e
-}
-
-/// 422: more games in the file than the bound.
-pub fn too_many_games(count: usize, limit: usize) -> ApiError {
-    ApiError::new(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        ProblemCode::TooManyGames,
-        "Too many games",
-        format!(
-            "the PDN text has {count} games; at most {limit} games are judged per request: \
-             ask for the answer as a stream (`Accept: {}`, one JSON line per game) to have \
-             a file of any size judged",
-            super::pdn_stream::NDJSON
-        ),
-    )
-    .with_limit("pdn", limit as u64)
-}
-
-/// 413: a PDN body above [`MAX_PDN_BODY_BYTES`] (`limit`), as sent or once decoded.
-pub fn pdn_too_large(length: Option<usize>, _limit: usize, decoded: bool) -> ApiError {
-    let sent = match (length, decoded) {
-        (_, true) => {
-            "the request body, once decoded (Content-Encoding), is too large; ".to_string()
-        }
-        (Some(n), false) => format!("the request body has {n} bytes; "),
-        (None, false) => "the request body is too large; ".to_string(),
-    };
-    ApiError::new(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        ProblemCode::PayloadTooLarge,
-        "Request body too large",
-        format!("{sent}the limit for PDN files is {MAX_PDN_BODY_BYTES} bytes (1 MiB)"),
-    )
-    .with_limit("body", MAX_PDN_BODY_BYTES as u64)
-}
-
-/// Judges every game of a PDN text: the work of `POST /v1/judge/pdn` and `arbiter judge`.
-/// `explicit` overrides each game's tags; more than `max_games` games is the too-many-games
-/// problem.
-pub fn judge_pdn_text(
-    text: &str,
-    explicit: Option<&'static Variant>,
-    max_games: usize,
-    options: ReadOptions,
-    include_pdn: bool,
-    probe: &mut Probe,
-    budget: &Budget,
-) -> Result<PdnJudgeResponse, ApiError> {
-    // Reading the text is work too (it is read twice: counted, then judged game by game).
-    budget
-        .charge(text.len() as u64 / BYTES_PER_UNIT)
-        .map_err(|e| ApiError::engine(&e))?;
-    // Count first, keeping nothing, so that an oversized file costs no memory.
-    let count = PdnReader::count_games(text);
-    if count > max_games {
-        return Err(too_many_games(count, max_games));
-    }
-    let limits = READ_LIMITS;
-    let mut out = Vec::with_capacity(count);
-    for (index, game) in PdnReader::new(text, limits).enumerate() {
-        out.push(judge_game(
-            index,
-            &game,
-            explicit,
-            options,
-            include_pdn,
-            probe,
-            budget,
-        )?);
-    }
-    let judged = out
-        .iter()
-        .filter(|g| g.outcome == GameOutcome::Judged)
-        .count();
-    Ok(PdnJudgeResponse {
-        summary: PdnSummary {
-            games: out.len(),
-            judged,
-            errors: out.len() - judged,
-        },
-        games: out,
-    })
-}
-
-/// `strict` reading: the text must be PDN 3.0 as the standard's grammar writes it
-/// (`arbiter_rules::notation::pdn_grammar`), else the 422 `pdn-syntax` problem for its first
-/// fault. Checking is charged to the budget like reading.
-pub fn check_strict(text: &str, budget: &Budget) -> Result<(), ApiError> {
-    budget
-        .charge(text.len() as u64 / BYTES_PER_UNIT)
-        .map_err(|e| ApiError::engine(&e))?;
-    arbiter_rules::notation::pdn_grammar::check_file(text).map_err(|e| ApiError::pdn_syntax(&e))
-}
-
-/// What a PDN file's games keep when read (see [`PdnLimits`]).
-pub const READ_LIMITS: PdnLimits = PdnLimits {
-    max_plies: MAX_PLIES_PER_GAME,
-    max_tags: MAX_TAGS_PER_GAME,
-    max_token: MAX_TOKEN_BYTES,
-};
-
-/// Judges the game at `index` of a file: its entry, the entry of a game that cannot be judged
-/// included; an error only when the budget is spent or the work was cancelled (the request's
-/// end, the same way on every replica).
-pub fn judge_game(
-    index: usize,
-    game: &PdnGame,
-    explicit: Option<&'static Variant>,
-    options: ReadOptions,
-    include_pdn: bool,
-    probe: &mut Probe,
-    budget: &Budget,
-) -> Result<PdnGameResult, ApiError> {
-    match judge_pdn_game(game, explicit, MAX_PLIES_PER_GAME, options, probe, budget) {
-        Ok(report) => Ok(judged_entry(index, game, report, include_pdn)),
-        Err(GameError::Gen(e @ (GenError::Budget { .. } | GenError::Cancelled))) => {
-            Err(ApiError::engine(&e))
-        }
-        Err(err) => {
-            let variant = match choose_variant(game, explicit) {
-                VariantChoice::Found(v) => Some(v),
-                _ => None,
-            };
-            Ok(error_entry(
-                index,
-                game,
-                variant,
-                game_error_code(&err),
-                err.to_string(),
-            ))
-        }
-    }
-}
-
-/// The entry of a game that could not be judged.
-pub fn error_entry(
-    index: usize,
-    game: &PdnGame,
-    variant: Option<&Variant>,
-    code: ProblemCode,
-    detail: String,
-) -> PdnGameResult {
-    let mut e = empty_entry(index, game, variant);
-    e.error = Some(GameErrorDto { code, detail });
-    e
-}
-
-/// Decodes a PDN body: UTF-8 when it is valid UTF-8, else ISO-8859-1 (every byte one char),
-/// as older PDN files are written.
-pub fn decode_pdn(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_string(),
-        Err(_) => bytes.iter().map(|&b| b as char).collect(),
-    }
-}
-
 fn media_essence(ct: &str) -> String {
     ct.split(';')
         .next()
@@ -588,57 +144,54 @@ fn is_pdn_text(essence: &str) -> bool {
         )
 }
 
-/// The members of a JSON body that the query string can also give.
+/// The settings of a JSON body that the query string can also give.
 #[derive(Default)]
-struct BodySettings {
+pub struct PdnSettings {
     variant: Option<String>,
-    convention: Option<ResultConventionDto>,
-    include_pdn: Option<bool>,
     strict: Option<bool>,
-    adjudicate: Option<AdjudicateDto>,
-    max_plies: Option<u64>,
+    judge: JudgeSettings,
 }
 
-/// The reading options, `include_pdn` and the variant named for every game, from the query
-/// (which wins) and the JSON body's members.
-fn judge_settings(
-    query: PdnQuery,
-    body: BodySettings,
-) -> Result<(ReadOptions, bool, bool, Option<&'static Variant>), ApiError> {
-    let BodySettings {
-        variant: body_variant,
-        convention: body_convention,
-        include_pdn: body_pdn,
-        strict: body_strict,
-        adjudicate,
-        max_plies,
-    } = body;
-    // Each option from the query when it has it, else from the body.
-    let from_query = adjudication(query.adjudicate, query.max_plies, true)?;
-    let from_body = adjudication(adjudicate, max_plies, false)?;
-    let adjudication = arbiter_rules::adjudication::Adjudication {
-        tables: match query.adjudicate {
-            Some(_) => from_query.tables,
-            None => from_body.tables,
-        },
-        max_plies: from_query.max_plies.or(from_body.max_plies),
+impl PdnQuery {
+    /// How the file is judged: each setting from the query when it has it, else from the
+    /// JSON body's members (`body`); the variant named for every game looked up.
+    pub fn file_options(self, body: PdnSettings) -> Result<FileOptions, ApiError> {
+        let from_query = JudgeSettings {
+            result_convention: self.result_convention,
+            include_pdn: self.include_pdn,
+            adjudicate: self.adjudicate,
+            max_plies: self.max_plies,
+        }
+        .check(true)?;
+        let judge = from_query.or(body.judge.check(false)?);
+        let explicit = match self.variant.or(body.variant) {
+            Some(id) => Some(find_variant(&id)?),
+            None => None,
+        };
+        Ok(FileOptions {
+            explicit,
+            options: judge.options(),
+            strict: self.strict.or(body.strict).unwrap_or(false),
+        })
+    }
+}
+
+/// 413: a PDN body above [`MAX_PDN_BODY_BYTES`] (`limit`), as sent or once decoded.
+pub fn pdn_too_large(length: Option<usize>, _limit: usize, decoded: bool) -> ApiError {
+    let sent = match (length, decoded) {
+        (_, true) => {
+            "the request body, once decoded (Content-Encoding), is too large; ".to_string()
+        }
+        (Some(n), false) => format!("the request body has {n} bytes; "),
+        (None, false) => "the request body is too large; ".to_string(),
     };
-    let options = ReadOptions {
-        convention: query
-            .result_convention
-            .or(body_convention)
-            .unwrap_or_default()
-            .into(),
-        adjudication,
-        ..ReadOptions::default()
-    };
-    let include_pdn = query.include_pdn.or(body_pdn).unwrap_or(false);
-    let strict = query.strict.or(body_strict).unwrap_or(false);
-    let explicit = match query.variant.or(body_variant) {
-        Some(id) => Some(find_variant(&id)?),
-        None => None,
-    };
-    Ok((options, include_pdn, strict, explicit))
+    ApiError::new(
+        413,
+        ProblemCode::PayloadTooLarge,
+        "Request body too large",
+        format!("{sent}the limit for PDN files is {MAX_PDN_BODY_BYTES} bytes (1 MiB)"),
+    )
+    .with_limit("body", MAX_PDN_BODY_BYTES as u64)
 }
 
 /// Adjudicate a PDN file: replay every game under its variant's rules, say who won and why,
@@ -716,6 +269,7 @@ fn judge_settings(
 )]
 pub async fn judge_pdn(
     engine: web::Data<Engine>,
+    tables: Option<web::Data<TableStore>>,
     req: HttpRequest,
     query: web::Query<PdnQuery>,
     payload: web::Payload,
@@ -727,37 +281,24 @@ pub async fn judge_pdn(
         .unwrap_or_default();
     if !is_json(&essence) && !is_pdn_text(&essence) {
         return Err(ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            415,
             ProblemCode::UnsupportedMediaType,
             "Unsupported media type",
             format!(
                 "send the PDN file as text/plain or application/x-pdn, or JSON {{\"pdn\": ...}} \
                  as application/json, not '{}'",
-                crate::errors::clip(&essence)
+                clip(&essence)
             ),
         ));
     }
     let codings = body::codings(&req)?;
-    if super::pdn_stream::wants_ndjson(&req) {
+    let query = query.into_inner();
+    if pdn_stream::wants_ndjson(&req) {
         if is_json(&essence) {
-            return Err(super::pdn_stream::json_refused());
+            return Err(pdn_stream::json_refused());
         }
-        let query = query.into_inner();
-        let (options, include_pdn, strict, explicit) =
-            judge_settings(query, BodySettings::default())?;
-        return super::pdn_stream::judge_stream(
-            &req,
-            engine,
-            payload,
-            codings,
-            super::pdn_stream::Settings {
-                explicit,
-                options,
-                include_pdn,
-                strict,
-                tables: table_store(&req),
-            },
-        );
+        let file = query.file_options(PdnSettings::default())?;
+        return pdn_stream::judge_stream(&req, engine, tables, payload, codings, file);
     }
     let raw = body::read_stream(
         payload,
@@ -783,54 +324,36 @@ pub async fn judge_pdn(
         ));
     }
     let (text, body) = if is_json(&essence) {
-        let r: PdnRequest = super::parse_json_object(&bytes)?;
-        (
-            r.pdn,
-            BodySettings {
-                variant: r.variant,
-                convention: r.result_convention,
+        let r: PdnRequest = parse_json_object(&bytes)?;
+        let settings = PdnSettings {
+            variant: r.variant,
+            strict: r.strict,
+            judge: JudgeSettings {
+                result_convention: r.result_convention,
                 include_pdn: r.include_pdn,
-                strict: r.strict,
                 adjudicate: r.adjudicate,
                 max_plies: r.max_plies,
             },
-        )
+        };
+        (r.pdn, settings)
     } else {
-        (decode_pdn(&bytes), BodySettings::default())
+        (decode_pdn(&bytes), PdnSettings::default())
     };
-    let (options, include_pdn, strict, explicit) = judge_settings(query.into_inner(), body)?;
-    let store = table_store(&req);
+    let file = query.file_options(body)?;
     let answer = engine
         .run(Work::PdnFile, move |b| {
-            if strict {
-                check_strict(&text, b)?;
-            }
-            let tables = TableProbe::new(store.as_ref().map(|s| s.get_ref()));
-            let answer = judge_pdn_text(
+            judge_file(
                 &text,
-                explicit,
+                file,
                 MAX_GAMES,
-                options,
-                include_pdn,
-                &mut tables.probe(),
+                tables.as_ref().map(|t| t.get_ref()),
                 b,
-            )?;
-            tables.finish()?;
-            Ok(answer)
+            )
         })
         .await?;
     // Per-variant "games judged" counters for the metrics middleware.
-    let mut judged: Vec<(String, u64)> = Vec::new();
-    for g in &answer.games {
-        if let (GameOutcome::Judged, Some(v)) = (&g.outcome, &g.variant) {
-            match judged.iter_mut().find(|(id, _)| id == v) {
-                Some((_, n)) => *n += 1,
-                None => judged.push((v.clone(), 1)),
-            }
-        }
-    }
+    let judged = GamesJudged(answer.judged_by_variant());
     let mut res = HttpResponse::Ok().json(answer);
-    res.extensions_mut()
-        .insert(crate::metrics::GamesJudged(judged));
+    res.extensions_mut().insert(judged);
     Ok(res)
 }

@@ -3,9 +3,9 @@
 //! judged.
 //!
 //! The body is read chunk by chunk (and decoded chunk by chunk when it has a
-//! `Content-Encoding`) into a [`PdnSplitter`], which holds only the bytes of the game being
-//! read (at most [`MAX_GAME_BYTES`]; a larger game is an entry with an error, and reading
-//! goes on at the next game). Each game is judged as engine work of its own, within the
+//! `Content-Encoding`) into a [`RecordStream`], which holds only the bytes of the game being
+//! read (at most 1 MiB; a larger game is an entry with an error, and reading goes on at the
+//! next game). Each game is judged as engine work of its own, within the
 //! budget of a `/judge` request: no engine slot is held while the body's bytes are awaited,
 //! and a full pool makes the stream wait, not fail. The lines are:
 //!
@@ -23,45 +23,28 @@ use std::io;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use actix_web::http::{header, StatusCode};
+use actix_web::http::header;
 use actix_web::web::Bytes;
 use actix_web::{web, HttpRequest, HttpResponse};
-use arbiter_rules::adjudication::ReadOptions;
-use arbiter_rules::catalogue::{choose_variant, VariantChoice};
-use arbiter_rules::notation::pdn::PdnGame;
-use arbiter_rules::notation::pdn_stream::{PdnSplitter, Piece};
-use arbiter_rules::Variant;
 use futures_util::io::{AsyncRead, AsyncReadExt, BufReader};
 use futures_util::TryStreamExt;
 use serde::Serialize;
 
-use super::body::Coding;
-use super::pdn::{error_entry, judge_game, GameOutcome, PdnGameResult, PdnSummary, READ_LIMITS};
-use crate::engine::{Engine, Work};
-use crate::errors::{ApiError, Problem, ProblemCode};
+use crate::config::StreamLimits;
+use crate::engine::{Engine, Work, RETRY_AFTER_SECS};
+use crate::http::body;
+use crate::http::coding::Coding;
+use crate::metrics::Metrics;
+use crate::ops::records::{
+    FileOptions, GameOutcome, GameToJudge, NextGame, PdnGameResult, PdnSummary, RecordStream,
+};
+use crate::problem::{ApiError, Problem, ProblemCode};
 use crate::tables::TableStore;
 
 /// The media type of the streamed answer: newline-delimited JSON.
 pub const NDJSON: &str = "application/x-ndjson";
-
-/// Largest game of a streamed file, in bytes (1 MiB: any game the JSON answer accepts).
-pub const MAX_GAME_BYTES: usize = 1024 * 1024;
-
-/// Default bound on the bytes of a streamed file, as sent and once decoded (1 GiB).
-pub const DEFAULT_MAX_BYTES: u64 = 1024 * 1024 * 1024;
-
-/// Default bound on the time of a stream, in seconds (10 minutes).
-pub const DEFAULT_MAX_SECONDS: u64 = 600;
-
-/// Default longest wait for the next bytes of the body, in seconds.
-pub const DEFAULT_IDLE_SECONDS: u64 = 30;
-
-/// Default most stream units at once in a process: 64 plain or gzip streams, or 7 brotli or
-/// zstd ones (see [`stream_units`]).
-pub const DEFAULT_MAX_STREAMS: usize = 64;
 
 /// Stream units a brotli or zstd decoding adds to its stream: its window takes up to 16 MiB
 /// (brotli) or 8 MiB (zstd), against about 1 MiB for the rest of a stream (its game and read
@@ -101,44 +84,6 @@ const SLOT_RETRY: Duration = Duration::from_millis(50);
 /// Wait before judging a game again when a table its adjudication needs is being computed.
 const TABLE_RETRY: Duration = Duration::from_millis(500);
 
-/// The bounds of a streamed file (app data; the defaults when absent).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StreamLimits {
-    /// Most bytes of the body, as sent and once decoded.
-    pub max_bytes: u64,
-    /// Longest time from the request to the last line.
-    pub max_time: Duration,
-    /// Longest wait for the next bytes of the body.
-    pub idle: Duration,
-    /// Most stream units at once ([`stream_units`]: each stream holds up to a game's bytes
-    /// and its decoders' windows); more are answered 503 `overloaded` with `Retry-After`.
-    pub max_streams: usize,
-}
-
-impl Default for StreamLimits {
-    fn default() -> Self {
-        StreamLimits {
-            max_bytes: DEFAULT_MAX_BYTES,
-            max_time: Duration::from_secs(DEFAULT_MAX_SECONDS),
-            idle: Duration::from_secs(DEFAULT_IDLE_SECONDS),
-            max_streams: DEFAULT_MAX_STREAMS,
-        }
-    }
-}
-
-/// How the games of a streamed file are judged.
-#[derive(Clone)]
-pub struct Settings {
-    pub explicit: Option<&'static Variant>,
-    pub options: ReadOptions,
-    pub include_pdn: bool,
-    /// Each game checked against the PDN 3.0 grammar: one it rejects is an error entry
-    /// (`pdn-syntax`, its first fault in `detail`).
-    pub strict: bool,
-    /// The endgame tables `options.adjudication` probes.
-    pub tables: Option<web::Data<TableStore>>,
-}
-
 /// Whether the request asks for the streamed answer: its `Accept` header names
 /// `application/x-ndjson` (with a q-value above 0).
 pub fn wants_ndjson(req: &HttpRequest) -> bool {
@@ -163,7 +108,7 @@ pub fn wants_ndjson(req: &HttpRequest) -> bool {
 /// 415: a JSON body asking for the streamed answer (a stream is read as PDN text).
 pub fn json_refused() -> ApiError {
     ApiError::new(
-        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        415,
         ProblemCode::UnsupportedMediaType,
         "Unsupported media type",
         format!(
@@ -177,7 +122,7 @@ pub fn json_refused() -> ApiError {
 /// 413: a declared length over the stream's bound on bytes.
 fn too_large(length: u64, limit: u64) -> ApiError {
     ApiError::new(
-        StatusCode::PAYLOAD_TOO_LARGE,
+        413,
         ProblemCode::PayloadTooLarge,
         "Request body too large",
         format!("the request body has {length} bytes; a streamed PDN file has at most {limit}"),
@@ -201,15 +146,16 @@ struct ErrorLine<'a> {
 pub fn judge_stream(
     req: &HttpRequest,
     engine: web::Data<Engine>,
+    tables: Option<web::Data<TableStore>>,
     payload: web::Payload,
     codings: Vec<Coding>,
-    settings: Settings,
+    file: FileOptions,
 ) -> Result<HttpResponse, ApiError> {
     let limits = req
         .app_data::<web::Data<StreamLimits>>()
         .map(|l| *l.get_ref())
         .unwrap_or_default();
-    if let Some(n) = super::body::declared_length(req) {
+    if let Some(n) = body::declared_length(req) {
         if n as u64 > limits.max_bytes {
             return Err(too_large(n as u64, limits.max_bytes));
         }
@@ -218,9 +164,9 @@ pub fn judge_stream(
     if STREAMS.fetch_add(units, Ordering::AcqRel) + units > limits.max_streams {
         STREAMS.fetch_sub(units, Ordering::AcqRel);
         let n = limits.max_streams;
-        let retry = crate::engine::RETRY_AFTER_SECS;
+        let retry = RETRY_AFTER_SECS;
         return Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
+            503,
             ProblemCode::Overloaded,
             "Overloaded",
             format!(
@@ -233,9 +179,7 @@ pub fn judge_stream(
         .with_header("retry-after", &retry.to_string()));
     }
     let running = Running(units);
-    let metrics = req
-        .app_data::<web::Data<crate::metrics::Metrics>>()
-        .cloned();
+    let metrics = req.app_data::<web::Data<Metrics>>().cloned();
     let sent = Rc::new(Cell::new(0u64));
     let counted = sent.clone();
     let raw = payload
@@ -246,19 +190,14 @@ pub fn judge_stream(
     let state = Judging {
         reader,
         read_buf: vec![0; READ_CHUNK],
-        splitter: PdnSplitter::new(READ_LIMITS, MAX_GAME_BYTES).strict(settings.strict),
+        records: RecordStream::new(file),
         engine,
+        tables,
         metrics,
-        settings,
         limits,
         started: Instant::now(),
         sent,
         decoded: 0,
-        summary: PdnSummary {
-            games: 0,
-            judged: 0,
-            errors: 0,
-        },
         eof: false,
         done: false,
         _running: running,
@@ -310,17 +249,16 @@ fn decoder(raw: Reader, codings: &[Coding]) -> Reader {
 struct Judging {
     reader: Reader,
     read_buf: Vec<u8>,
-    splitter: PdnSplitter,
+    records: RecordStream,
     engine: web::Data<Engine>,
-    metrics: Option<web::Data<crate::metrics::Metrics>>,
-    settings: Settings,
+    tables: Option<web::Data<TableStore>>,
+    metrics: Option<web::Data<Metrics>>,
     limits: StreamLimits,
     started: Instant,
     /// Bytes of the body as sent.
     sent: Rc<Cell<u64>>,
     /// Bytes of the body once decoded.
     decoded: u64,
-    summary: PdnSummary,
     eof: bool,
     done: bool,
     _running: Running,
@@ -334,8 +272,8 @@ impl Judging {
         }
         let deadline = self.started + self.limits.max_time;
         loop {
-            if let Some(piece) = self.splitter.next_piece() {
-                return Some(match self.judge(piece, deadline).await {
+            if let Some(next) = self.records.next_game() {
+                return Some(match self.judge(next, deadline).await {
                     Ok(entry) => self.game_line(&entry),
                     Err(problem) => self.end_with(&problem),
                 });
@@ -343,7 +281,7 @@ impl Judging {
             if self.eof {
                 self.done = true;
                 return Some(json_line(&SummaryLine {
-                    summary: &self.summary,
+                    summary: self.records.summary(),
                 }));
             }
             let now = Instant::now();
@@ -359,7 +297,7 @@ impl Judging {
                 Err(_) => {
                     let idle = self.limits.idle.as_secs();
                     return Some(self.end_with(&ApiError::new(
-                        StatusCode::REQUEST_TIMEOUT,
+                        408,
                         ProblemCode::RequestTimeout,
                         "Request body stopped",
                         format!("no byte of the request body came for {idle} s"),
@@ -367,7 +305,7 @@ impl Judging {
                 }
                 Ok(Err(e)) => {
                     return Some(self.end_with(&ApiError::new(
-                        StatusCode::BAD_REQUEST,
+                        400,
                         ProblemCode::InvalidEncoding,
                         "Body could not be read",
                         format!(
@@ -378,7 +316,7 @@ impl Judging {
                 }
                 Ok(Ok(0)) => {
                     self.eof = true;
-                    self.splitter.finish();
+                    self.records.finish();
                 }
                 Ok(Ok(n)) => {
                     self.decoded += n as u64;
@@ -388,7 +326,7 @@ impl Judging {
                         return Some(
                             self.end_with(
                                 &ApiError::new(
-                                    StatusCode::PAYLOAD_TOO_LARGE,
+                                    413,
                                     ProblemCode::PayloadTooLarge,
                                     "Request body too large",
                                     format!(
@@ -400,7 +338,7 @@ impl Judging {
                             ),
                         );
                     }
-                    self.splitter.push(&self.read_buf[..n]);
+                    self.records.push(&self.read_buf[..n]);
                     // A body whose bytes are all there (a compressed one above all) could keep
                     // this loop going without a line to write: let the worker's other
                     // connections run between two reads.
@@ -413,7 +351,7 @@ impl Judging {
     fn time_bound(&self) -> ApiError {
         let secs = self.limits.max_time.as_secs();
         ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
+            503,
             ProblemCode::RequestTimeout,
             "Stream took too long",
             format!(
@@ -424,81 +362,27 @@ impl Judging {
         .with_limit("seconds", secs)
     }
 
-    /// Judges one piece of the file as engine work of its own; a full pool is waited for.
+    /// Judges one game of the file as engine work of its own; a full pool is waited for.
     /// An error ends the stream.
-    async fn judge(&mut self, piece: Piece, deadline: Instant) -> Result<PdnGameResult, ApiError> {
-        let index = self.summary.games;
-        let game = match piece {
-            Piece::Game(game) => Arc::new(game),
-            Piece::Rejected { game, error } => {
-                let variant = match choose_variant(&game, self.settings.explicit) {
-                    VariantChoice::Found(v) => Some(v),
-                    _ => None,
-                };
-                return Ok(error_entry(
-                    index,
-                    &game,
-                    variant,
-                    ProblemCode::PdnSyntax,
-                    error.to_string(),
-                ));
-            }
-            Piece::TooLarge { line } => {
-                let game = PdnGame {
-                    line,
-                    ..PdnGame::default()
-                };
-                return Ok(error_entry(
-                    index,
-                    &game,
-                    None,
-                    ProblemCode::PayloadTooLarge,
-                    format!(
-                        "the game has more than {MAX_GAME_BYTES} bytes (1 MiB); it was not \
-                         read, and reading went on at the next line starting with '['"
-                    ),
-                ));
-            }
+    async fn judge(
+        &mut self,
+        next: NextGame,
+        deadline: Instant,
+    ) -> Result<PdnGameResult, ApiError> {
+        let game: GameToJudge = match next {
+            NextGame::Entry(entry) => return Ok(*entry),
+            NextGame::Judge(game) => game,
         };
-        let Settings {
-            explicit,
-            options,
-            include_pdn,
-            ..
-        } = self.settings;
         loop {
             let g = game.clone();
-            let tables = self.settings.tables.clone();
+            let tables = self.tables.clone();
             let run = self.engine.run(Work::Request, move |budget| {
-                let tables = super::judge::TableProbe::new(tables.as_ref().map(|s| s.get_ref()));
-                let entry = judge_game(
-                    index,
-                    &g,
-                    explicit,
-                    options,
-                    include_pdn,
-                    &mut tables.probe(),
-                    budget,
-                )?;
-                tables.finish()?;
-                Ok(entry)
+                g.judge(tables.as_ref().map(|t| t.get_ref()), budget)
             });
             match run.await {
                 Ok(entry) => return Ok(entry),
                 Err(e) => match e.problem().code {
-                    ProblemCode::BudgetExceeded => {
-                        let variant = match choose_variant(&game, explicit) {
-                            VariantChoice::Found(v) => Some(v),
-                            _ => None,
-                        };
-                        return Ok(error_entry(
-                            index,
-                            &game,
-                            variant,
-                            ProblemCode::BudgetExceeded,
-                            e.problem().detail.clone(),
-                        ));
-                    }
+                    ProblemCode::BudgetExceeded => return Ok(game.failed(&e)),
                     ProblemCode::Overloaded if Instant::now() < deadline => {
                         actix_web::rt::time::sleep(SLOT_RETRY).await;
                     }
@@ -515,15 +399,11 @@ impl Judging {
     }
 
     fn game_line(&mut self, entry: &PdnGameResult) -> Bytes {
-        self.summary.games += 1;
-        match (entry.outcome, &entry.variant) {
-            (GameOutcome::Judged, Some(v)) => {
-                self.summary.judged += 1;
-                if let Some(m) = &self.metrics {
-                    m.add_judged(v, 1);
-                }
-            }
-            _ => self.summary.errors += 1,
+        self.records.count(entry);
+        if let (GameOutcome::Judged, Some(v), Some(m)) =
+            (entry.outcome, &entry.variant, &self.metrics)
+        {
+            m.add_judged(v, 1);
         }
         json_line(entry)
     }
@@ -533,7 +413,7 @@ impl Judging {
         self.done = true;
         json_line(&ErrorLine {
             error: e.problem(),
-            summary: &self.summary,
+            summary: self.records.summary(),
         })
     }
 }

@@ -137,8 +137,8 @@ async fn a_preflight_from_any_origin_is_allowed_by_default() {
 async fn cors_origins_are_configurable() {
     let app = spawn_app_with(Config {
         workers: Some(1),
-        http: arbiter::http::HttpConfig {
-            cors_origins: arbiter::http::HttpConfig::parse_origins(
+        http: arbiter::config::HttpConfig {
+            cors_origins: arbiter::config::HttpConfig::parse_origins(
                 "https://a.example, https://b.example/",
             ),
             ..Default::default()
@@ -160,8 +160,8 @@ async fn cors_origins_are_configurable() {
 
     let none = spawn_app_with(Config {
         workers: Some(1),
-        http: arbiter::http::HttpConfig {
-            cors_origins: arbiter::http::HttpConfig::parse_origins("none"),
+        http: arbiter::config::HttpConfig {
+            cors_origins: arbiter::config::HttpConfig::parse_origins("none"),
             ..Default::default()
         },
         ..Config::new("127.0.0.1:0")

@@ -8,7 +8,7 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use arbiter::config::Config;
-use arbiter::engine::EngineConfig;
+use arbiter::config::EngineConfig;
 use serde_json::{json, Value};
 
 use crate::helpers::{ok_json, problem, spawn_app, spawn_app_with, TestApp};

@@ -4,8 +4,8 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use arbiter::api::pdn_stream::StreamLimits;
 use arbiter::config::Config;
+use arbiter::config::StreamLimits;
 use serde_json::Value;
 
 use crate::helpers::{ok_json, problem, spawn_app, spawn_app_with, TestApp};
@@ -386,8 +386,8 @@ async fn streams_past_the_bound_on_streams_at_once_are_shed() {
 /// so a bound of 8 units refuses it before anything is read, whatever else runs.
 #[tokio::test]
 async fn wide_window_streams_count_more_against_the_bound() {
-    use arbiter::api::body::Coding;
     use arbiter::api::pdn_stream::stream_units;
+    use arbiter::http::coding::Coding;
     assert_eq!(stream_units(&[]), 1);
     assert_eq!(stream_units(&[Coding::Gzip]), 1);
     assert_eq!(stream_units(&[Coding::Brotli]), 9);
@@ -417,9 +417,9 @@ async fn each_game_has_its_own_budget() {
     // goes on.
     let app = spawn_app_with(Config {
         workers: Some(1),
-        engine: arbiter::engine::EngineConfig {
+        engine: arbiter::config::EngineConfig {
             work_budget: 100,
-            ..arbiter::engine::EngineConfig::default()
+            ..arbiter::config::EngineConfig::default()
         },
         ..Config::new("127.0.0.1:0")
     })
@@ -435,9 +435,9 @@ async fn each_game_has_its_own_budget() {
     // 1000 units, and all are judged.
     let app = spawn_app_with(Config {
         workers: Some(1),
-        engine: arbiter::engine::EngineConfig {
+        engine: arbiter::config::EngineConfig {
             pdn_work_budget: 1000,
-            ..arbiter::engine::EngineConfig::default()
+            ..arbiter::config::EngineConfig::default()
         },
         ..Config::new("127.0.0.1:0")
     })

@@ -2,7 +2,7 @@
 //! two route conventions, the budget and the depth it reaches, and the refusals.
 
 use arbiter::config::Config;
-use arbiter::engine::EngineConfig;
+use arbiter::config::EngineConfig;
 use serde_json::Value;
 
 use crate::helpers::{notations, ok_json, problem, spawn_app, spawn_app_with, TestApp};

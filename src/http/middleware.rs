@@ -16,11 +16,18 @@ use std::time::Instant;
 use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{
-    self, AcceptEncoding, Encoding, Header, HeaderName, HeaderValue, Preference,
+    self, AcceptEncoding, Encoding, Header, HeaderName, HeaderValue, IfNoneMatch, Preference,
 };
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::{web, HttpMessage, HttpResponse};
+
+use crate::config::HttpConfig;
+use crate::http::coding::Coding;
+use crate::http::routing::route_of_path;
+use crate::metrics::tags::RoutePattern;
+use crate::metrics::{method_label, route_pattern, Metrics};
+use crate::problem::ApiError;
 
 /// The service version, sent on every answer in [`VERSION_HEADER`].
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -45,39 +52,6 @@ pub const CACHE_CONTROL: &str = "public, max-age=3600";
 /// The request id of a request, set by [`frame`] (taken from `X-Request-Id` or made anew).
 #[derive(Clone, Debug)]
 pub struct RequestId(pub String);
-
-/// Settings of the HTTP layer.
-#[derive(Clone, Debug, Default)]
-pub struct HttpConfig {
-    /// Log the probes (`/healthz`, `/readyz`, `/metrics`) in the access log too.
-    pub log_probes: bool,
-    /// The origins allowed to call the API from a web page: `None` for any (`*`), an empty
-    /// list for none (no CORS headers at all).
-    pub cors_origins: Option<Vec<String>>,
-    /// A request not answered in this time gets 503 `request-timeout` (set by the server from
-    /// its configuration; `None`: no timeout).
-    pub request_timeout: Option<std::time::Duration>,
-}
-
-impl HttpConfig {
-    /// Reads the CORS setting: `*` for any origin, `none` (or empty) for no CORS, else a
-    /// comma-separated list of origins (`https://a.example,https://b.example`).
-    pub fn parse_origins(text: &str) -> Option<Vec<String>> {
-        let t = text.trim();
-        if t == "*" {
-            return None;
-        }
-        if t.is_empty() || t.eq_ignore_ascii_case("none") {
-            return Some(Vec::new());
-        }
-        Some(
-            t.split(',')
-                .map(|o| o.trim().trim_end_matches('/').to_string())
-                .filter(|o| !o.is_empty())
-                .collect(),
-        )
-    }
-}
 
 /// Whether `path` is a probe or the metrics (left out of the access log by default).
 pub fn is_probe(path: &str) -> bool {
@@ -134,8 +108,7 @@ pub async fn frame(
         (
             req.uri().clone(),
             req.headers().get(header::ORIGIN).cloned(),
-            req.app_data::<web::Data<crate::metrics::Metrics>>()
-                .cloned(),
+            req.app_data::<web::Data<Metrics>>().cloned(),
         )
     });
     // Whatever is logged while the request is handled carries its id when DEBUG is on: at
@@ -148,7 +121,7 @@ pub async fn frame(
             Ok(r) => r,
             Err(_) => {
                 let (uri, origin, metrics) = on_timeout.expect("set with the timeout");
-                let route = crate::metrics::route_of_path(uri.path());
+                let route = route_of_path(uri.path());
                 tracing::warn!(
                     request_id = %id,
                     route = %route,
@@ -157,13 +130,13 @@ pub async fn frame(
                 );
                 if let Some(m) = metrics {
                     m.observe(
-                        crate::metrics::method_label(method.as_str()),
+                        method_label(method.as_str()),
                         route,
                         503,
                         started.elapsed().as_secs_f64(),
                     );
                 }
-                let mut e = crate::errors::ApiError::request_timeout(limit)
+                let mut e = ApiError::request_timeout(limit)
                     .with_header(REQUEST_ID_HEADER, &id)
                     .with_header(VERSION_HEADER, VERSION);
                 if let Some(allow) = config
@@ -193,14 +166,10 @@ pub async fn frame(
     );
     if let Some(target) = target {
         // Found by the metrics middleware, unless the answer was made past it.
-        let found = res
-            .response()
-            .extensions()
-            .get::<crate::metrics::RoutePattern>()
-            .cloned();
+        let found = res.response().extensions().get::<RoutePattern>().cloned();
         let route = match found {
-            Some(crate::metrics::RoutePattern(p)) => p,
-            None => crate::metrics::route_pattern(res.request()),
+            Some(RoutePattern(p)) => p,
+            None => route_pattern(res.request()),
         };
         tracing::info!(
             target: "arbiter::access",
@@ -249,36 +218,6 @@ fn clip_target(t: &str) -> &str {
     &t[..end]
 }
 
-/// A content coding Arbiter answers in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Coding {
-    Brotli,
-    Gzip,
-}
-
-impl Coding {
-    fn name(self) -> &'static str {
-        match self {
-            Coding::Brotli => "br",
-            Coding::Gzip => "gzip",
-        }
-    }
-
-    fn encoding(self) -> Encoding {
-        match self {
-            Coding::Brotli => Encoding::brotli(),
-            Coding::Gzip => Encoding::gzip(),
-        }
-    }
-
-    fn etag_suffix(self) -> &'static str {
-        match self {
-            Coding::Brotli => "-br",
-            Coding::Gzip => "-gz",
-        }
-    }
-}
-
 /// The coding to answer in, from `Accept-Encoding` (actix-web's typed header and its
 /// negotiation): the accepted one of brotli and gzip with the highest q-value (brotli at equal
 /// values), none when neither is accepted or the header is absent or empty. `*` stands for
@@ -315,7 +254,8 @@ fn compressible(content_type: Option<&HeaderValue>) -> bool {
         || ct.ends_with("+json")
 }
 
-/// Compresses `body` in `coding` (brotli quality 5, gzip level 6: fast, and most of the gain).
+/// Compresses `body` in `coding` (brotli quality 5, gzip and deflate level 6, zstd level 3:
+/// fast, and most of the gain). Answers are negotiated in brotli or gzip only ([`negotiate`]).
 pub fn compress(body: &[u8], coding: Coding) -> Vec<u8> {
     match coding {
         Coding::Brotli => {
@@ -337,48 +277,39 @@ pub fn compress(body: &[u8], coding: Coding) -> Vec<u8> {
             let _ = e.write_all(body);
             e.finish().unwrap_or_default()
         }
-    }
-}
-
-/// A 64-bit hash of a body, eight bytes at a time (the strong ETag of a GET answer).
-pub fn body_hash(body: &[u8]) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ body.len() as u64;
-    let mut chunks = body.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-        h = (h ^ w).wrapping_mul(K).rotate_left(29);
-    }
-    for &b in chunks.remainder() {
-        h = (h ^ b as u64).wrapping_mul(K).rotate_left(29);
-    }
-    // Final mix (splitmix64), so that near bodies get far tags.
-    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    h ^ (h >> 31)
-}
-
-/// Whether an `If-None-Match` value matches the ETag base `tag` (16 hex digits): `*`, or one
-/// of its entity tags, weak or strong, with or without a coding suffix.
-pub fn none_match(header: &HeaderValue, tag: &str) -> bool {
-    let Ok(text) = header.to_str() else {
-        return false;
-    };
-    text.split(',').any(|t| {
-        let t = t.trim();
-        if t == "*" {
-            return true;
+        Coding::Deflate => {
+            let mut e = flate2::write::ZlibEncoder::new(
+                Vec::with_capacity(body.len() / 4 + 64),
+                flate2::Compression::new(6),
+            );
+            let _ = e.write_all(body);
+            e.finish().unwrap_or_default()
         }
-        let t = t.strip_prefix("W/").unwrap_or(t);
-        let Some(t) = t.strip_prefix('"').and_then(|t| t.strip_suffix('"')) else {
-            return false;
-        };
-        let base = t
-            .strip_suffix("-br")
-            .or_else(|| t.strip_suffix("-gz"))
-            .unwrap_or(t);
-        base == tag
-    })
+        Coding::Zstd => zstd::encode_all(body, 3).unwrap_or_default(),
+    }
+}
+
+/// The hash of a body (XXH3, 64 bits, its fixed default seed): the strong ETag of a GET
+/// answer, the same on every replica for the same body.
+pub fn body_hash(body: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(body)
+}
+
+/// Whether an `If-None-Match` header (actix-web's typed header) matches the ETag base `tag`:
+/// `*`, or one of its entity tags, weak or strong (the weak comparison RFC 9110 asks for),
+/// with or without a coding suffix.
+pub fn none_match(header: &IfNoneMatch, tag: &str) -> bool {
+    match header {
+        IfNoneMatch::Any => true,
+        IfNoneMatch::Items(tags) => tags.iter().any(|t| {
+            let t = t.tag();
+            let base = Coding::ALL
+                .iter()
+                .find_map(|c| t.strip_suffix(c.etag_suffix()))
+                .unwrap_or(t);
+            base == tag
+        }),
+    }
 }
 
 /// Compressed bodies of large, often asked answers (Swagger UI's files, the variant
@@ -435,7 +366,12 @@ pub async fn representation(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<BoxBody>>, actix_web::Error> {
     let get = req.method() == Method::GET;
-    let if_none_match = req.headers().get(header::IF_NONE_MATCH).cloned();
+    // A header that is not a list of entity tags (nor `*`) matches nothing.
+    let if_none_match = if req.headers().contains_key(header::IF_NONE_MATCH) {
+        IfNoneMatch::parse(&req).ok()
+    } else {
+        None
+    };
     let probe = is_probe(req.path());
     let cache = req.app_data::<web::Data<CompressCache>>().cloned();
     let mut res = next.call(req).await?.map_into_boxed_body();

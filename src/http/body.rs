@@ -12,28 +12,19 @@ use std::io::Read;
 
 use actix_web::dev::Payload;
 use actix_web::http::header;
-use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actix_web::{web, FromRequest, HttpRequest};
 use arbiter_rules::Budget;
 
 use crate::engine::{Engine, Work};
-use crate::errors::{ApiError, ProblemCode};
+use crate::http::coding::Coding;
+use crate::problem::{clip, ApiError, ProblemCode};
 
 /// The content codings a request body may use.
 pub const SUPPORTED_ENCODINGS: &str = "gzip, x-gzip, deflate, br, zstd, identity";
 
 /// Most content codings applied to one body.
 const MAX_CODINGS: usize = 3;
-
-/// A content coding of a request body.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Coding {
-    Gzip,
-    Deflate,
-    Brotli,
-    Zstd,
-}
 
 /// The codings of the `Content-Encoding` header, in the order they were applied (`identity`
 /// dropped), or the 415 problem for one this service does not know.
@@ -42,15 +33,12 @@ pub fn codings(req: &HttpRequest) -> Result<Vec<Coding>, ApiError> {
     for value in req.headers().get_all(header::CONTENT_ENCODING) {
         let text = String::from_utf8_lossy(value.as_bytes());
         for token in text.split(',') {
-            let token = token.trim().to_ascii_lowercase();
-            let coding = match token.as_str() {
-                "" | "identity" => continue,
-                "gzip" | "x-gzip" => Coding::Gzip,
-                "deflate" => Coding::Deflate,
-                "br" => Coding::Brotli,
-                "zstd" => Coding::Zstd,
-                other => return Err(unsupported_encoding(other)),
-            };
+            let token = token.trim();
+            if token.is_empty() || token.eq_ignore_ascii_case("identity") {
+                continue;
+            }
+            let coding = Coding::from_token(token)
+                .ok_or_else(|| unsupported_encoding(&token.to_ascii_lowercase()))?;
             out.push(coding);
         }
     }
@@ -66,13 +54,13 @@ pub fn codings(req: &HttpRequest) -> Result<Vec<Coding>, ApiError> {
 /// 415: a `Content-Encoding` this service does not decode.
 pub fn unsupported_encoding(what: &str) -> ApiError {
     ApiError::new(
-        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        415,
         ProblemCode::UnsupportedContentEncoding,
         "Unsupported content encoding",
         format!(
             "the request body's Content-Encoding '{}' is not supported; use one of: \
              {SUPPORTED_ENCODINGS}",
-            crate::errors::clip(what)
+            clip(what)
         ),
     )
     .with_field("Content-Encoding")
@@ -244,7 +232,7 @@ pub fn decode(
 
 fn corrupt(e: std::io::Error) -> ApiError {
     ApiError::new(
-        StatusCode::BAD_REQUEST,
+        400,
         ProblemCode::InvalidEncoding,
         "Body does not match its content encoding",
         format!("the request body could not be decoded as its Content-Encoding says: {e}"),
@@ -286,7 +274,7 @@ mod tests {
             budget.used()
         );
         // The engine's inline slice is not enough for it: it goes to the pool.
-        let slice = Budget::new(crate::engine::DEFAULT_INLINE_UNITS);
+        let slice = Budget::new(crate::config::DEFAULT_INLINE_UNITS);
         let err = decode(twice, &codings, limit, ApiError::body_too_large, &slice).unwrap_err();
         assert_eq!(err.problem().code, ProblemCode::BudgetExceeded);
         assert_eq!(slice.left(), 0);

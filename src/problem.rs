@@ -1,16 +1,12 @@
-//! RFC 9457 problem details (`application/problem+json`) for every error the service returns.
+//! The problem vocabulary: every failure of every operation and front end, as the RFC 9457
+//! problem document (`application/problem+json`) that HTTP answers with and the command line
+//! prints. Nothing here knows HTTP's framework: the status is a number, and the HTTP layer
+//! (`http::errors`) writes an [`ApiError`] as an answer.
 //!
 //! Every failure has a stable `type` (`urn:arbiter:problem:<code>`) and `code`; extension
 //! members carry what a client needs to react (the known variants, the offending move and its
 //! index, the legal moves, the candidates of an ambiguous move, the bound that was exceeded).
 
-use actix_web::body::{BoxBody, MessageBody};
-use actix_web::dev::ServiceResponse;
-use actix_web::error::{PathError, QueryPayloadError};
-use actix_web::http::header::{self, HeaderValue};
-use actix_web::http::StatusCode;
-use actix_web::middleware::ErrorHandlerResponse;
-use actix_web::{HttpRequest, HttpResponse, ResponseError};
 use arbiter_rules::notation::violation::{precedence_code, Violation, PRECEDENCE_CODES};
 use arbiter_rules::rules::Precedence;
 use arbiter_rules::{FenError, GenError, MoveError};
@@ -289,7 +285,7 @@ pub struct Problem {
 /// An error answered with a problem document.
 #[derive(Clone, Debug)]
 pub struct ApiError {
-    status: StatusCode,
+    status: u16,
     problem: Box<Problem>,
     allow: Option<&'static str>,
     retry_after: Option<u64>,
@@ -300,18 +296,13 @@ pub struct ApiError {
 
 impl ApiError {
     /// A problem with no extension members.
-    pub fn new(
-        status: StatusCode,
-        code: ProblemCode,
-        title: &str,
-        detail: impl Into<String>,
-    ) -> Self {
+    pub fn new(status: u16, code: ProblemCode, title: &str, detail: impl Into<String>) -> Self {
         ApiError {
             status,
             problem: Box::new(Problem {
                 problem_type: code.type_uri(),
                 title: title.to_string(),
-                status: status.as_u16(),
+                status,
                 detail: detail.into(),
                 code,
                 field: None,
@@ -351,7 +342,7 @@ impl ApiError {
     }
 
     /// The HTTP status.
-    pub fn status(&self) -> StatusCode {
+    pub fn status(&self) -> u16 {
         self.status
     }
 
@@ -372,7 +363,7 @@ impl ApiError {
     pub fn unknown_variant(id: &str) -> Self {
         let known: Vec<String> = arbiter_rules::ids().into_iter().map(String::from).collect();
         let mut e = ApiError::new(
-            StatusCode::NOT_FOUND,
+            404,
             ProblemCode::UnknownVariant,
             "Unknown variant",
             format!(
@@ -388,7 +379,7 @@ impl ApiError {
     /// 400: a FEN the engine refuses; the detail is the engine's message.
     pub fn invalid_position(field: &str, err: &FenError) -> Self {
         ApiError::new(
-            StatusCode::BAD_REQUEST,
+            400,
             ProblemCode::InvalidPosition,
             "Invalid position",
             format!("{field}: {err}"),
@@ -404,14 +395,14 @@ impl ApiError {
     pub fn engine(err: &GenError) -> Self {
         match err {
             GenError::CaptureLimit { .. } => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
+                422,
                 ProblemCode::CaptureLimit,
                 "Capture enumeration bound exceeded",
                 err.to_string(),
             ),
             GenError::Budget { limit } => {
                 let mut e = ApiError::new(
-                    StatusCode::UNPROCESSABLE_ENTITY,
+                    422,
                     ProblemCode::BudgetExceeded,
                     "Work budget exceeded",
                     format!(
@@ -423,7 +414,7 @@ impl ApiError {
                 e
             }
             GenError::Cancelled => ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
+                503,
                 ProblemCode::RequestTimeout,
                 "Request timed out",
                 "the request's time ran out and its engine work was stopped",
@@ -434,12 +425,7 @@ impl ApiError {
     /// 422 `pdn-syntax`: a PDN text that `strict` reading refuses, at the first place the PDN
     /// 3.0 grammar rejects.
     pub fn pdn_syntax(err: &arbiter_rules::notation::pdn_grammar::PdnSyntaxError) -> Self {
-        let mut e = ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            ProblemCode::PdnSyntax,
-            "Not PDN 3.0",
-            err.to_string(),
-        );
+        let mut e = ApiError::new(422, ProblemCode::PdnSyntax, "Not PDN 3.0", err.to_string());
         e.problem.line = Some(err.line);
         e.problem.column = Some(err.column);
         e.problem.rule = Some(err.rule.clone());
@@ -450,7 +436,7 @@ impl ApiError {
     /// 503 with `Retry-After`: every engine slot is busy; the request was not started.
     pub fn overloaded(max_jobs: usize, retry_after_secs: u64) -> Self {
         let mut e = ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
+            503,
             ProblemCode::Overloaded,
             "Overloaded",
             format!(
@@ -500,7 +486,7 @@ impl ApiError {
             )
         });
         let mut e = ApiError::new(
-            StatusCode::NOT_FOUND,
+            404,
             ProblemCode::EndgameNotInTables,
             "Position not in the endgame tables",
             detail,
@@ -522,7 +508,7 @@ impl ApiError {
         use crate::tables::TablesError;
         match err {
             TablesError::Unsupported { .. } => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
+                422,
                 ProblemCode::EndgameUnsupported,
                 "No endgame tables for this variant",
                 err.to_string(),
@@ -532,7 +518,7 @@ impl ApiError {
                 retry_after,
             } => {
                 let mut e = ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
+                    503,
                     ProblemCode::EndgameBuilding,
                     "Endgame table being computed",
                     err.to_string(),
@@ -571,7 +557,7 @@ impl ApiError {
                 Some(candidates),
             ),
         };
-        let mut e = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, title, detail);
+        let mut e = ApiError::new(422, code, title, detail);
         e.problem.move_text = Some(clip(text));
         e.problem.ply = Some(ply);
         e.problem.reason = Some(reason);
@@ -593,7 +579,7 @@ impl ApiError {
     /// 422: more moves than [`MAX_MOVES`] in one request.
     pub fn too_many_moves(count: usize) -> Self {
         let mut e = ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
+            422,
             ProblemCode::TooManyMoves,
             "Too many moves",
             format!(
@@ -608,7 +594,7 @@ impl ApiError {
     /// 400: the body is not valid JSON.
     pub fn malformed_json(detail: impl std::fmt::Display) -> Self {
         ApiError::new(
-            StatusCode::BAD_REQUEST,
+            400,
             ProblemCode::MalformedJson,
             "Malformed JSON",
             format!("the request body is not valid JSON: {detail}"),
@@ -618,7 +604,7 @@ impl ApiError {
     /// 400: the body is JSON but not the expected shape.
     pub fn invalid_body(detail: impl Into<String>) -> Self {
         ApiError::new(
-            StatusCode::BAD_REQUEST,
+            400,
             ProblemCode::InvalidBody,
             "Invalid request body",
             detail,
@@ -628,7 +614,7 @@ impl ApiError {
     /// 400: bad query string.
     pub fn invalid_query(detail: impl std::fmt::Display) -> Self {
         ApiError::new(
-            StatusCode::BAD_REQUEST,
+            400,
             ProblemCode::InvalidQuery,
             "Invalid query string",
             format!("the query string is not valid: {detail}"),
@@ -656,7 +642,7 @@ impl ApiError {
             (None, false) => "the request body is too large; ".to_string(),
         };
         let mut e = ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
+            413,
             ProblemCode::PayloadTooLarge,
             "Request body too large",
             format!("{sent}the limit is {limit} bytes ({} KiB)", limit / 1024),
@@ -668,7 +654,7 @@ impl ApiError {
     /// 503: the request took longer than the configured request timeout (`limit` seconds).
     pub fn request_timeout(limit: std::time::Duration) -> Self {
         let mut e = ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
+            503,
             ProblemCode::RequestTimeout,
             "Request timed out",
             format!(
@@ -683,7 +669,7 @@ impl ApiError {
     /// 415: the body is not sent as JSON.
     pub fn unsupported_media_type(content_type: &str) -> Self {
         ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            415,
             ProblemCode::UnsupportedMediaType,
             "Unsupported media type",
             format!(
@@ -696,7 +682,7 @@ impl ApiError {
     /// 404: no such path.
     pub fn not_found(path: &str) -> Self {
         ApiError::new(
-            StatusCode::NOT_FOUND,
+            404,
             ProblemCode::NotFound,
             "Not found",
             format!(
@@ -709,7 +695,7 @@ impl ApiError {
     /// 405 with an `Allow` header.
     pub fn method_not_allowed(method: &str, allow: &'static str) -> Self {
         let mut e = ApiError::new(
-            StatusCode::METHOD_NOT_ALLOWED,
+            405,
             ProblemCode::MethodNotAllowed,
             "Method not allowed",
             format!(
@@ -722,13 +708,14 @@ impl ApiError {
         e
     }
 
-    /// A problem for a status produced outside the handlers. Its title is the status's reason
-    /// phrase written like every other title ("Not found", "Request header fields too large").
-    pub fn from_status(status: StatusCode) -> Self {
-        let reason = status.canonical_reason().unwrap_or("Error");
+    /// A problem for an HTTP status and its reason phrase, made outside the operations (a
+    /// route that does not exist, a body the framework refused, a failure of the server). Its
+    /// title is the reason phrase written like every other title ("Not found", "Request
+    /// header fields too large").
+    pub fn from_status_code(status: u16, reason: &str) -> Self {
         let title = sentence_case(reason);
         let title = title.as_str();
-        let code = match status.as_u16() {
+        let code = match status {
             400 => ProblemCode::BadRequest,
             404 => ProblemCode::NotFound,
             405 => ProblemCode::MethodNotAllowed,
@@ -737,40 +724,37 @@ impl ApiError {
             s if s >= 500 => ProblemCode::Internal,
             _ => ProblemCode::ClientError,
         };
-        let detail = if status.is_server_error() {
+        let detail = if status >= 500 {
             "the server failed to answer this request".to_string()
         } else {
             format!("the request failed: {title}")
         };
         ApiError::new(status, code, title, detail)
     }
-}
 
-impl fmt::Display for ApiError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.problem.code, self.problem.detail)
-    }
-}
-
-impl ResponseError for ApiError {
-    fn status_code(&self) -> StatusCode {
-        self.status
+    /// 500: the server failed (a panic in engine work, a broken invariant).
+    pub fn internal() -> Self {
+        ApiError::from_status_code(500, "Internal Server Error")
     }
 
-    fn error_response(&self) -> HttpResponse<BoxBody> {
-        let mut res = HttpResponse::build(self.status);
-        res.insert_header((header::CONTENT_TYPE, PROBLEM_JSON));
-        if let Some(allow) = self.allow {
-            res.insert_header((header::ALLOW, allow));
-        }
-        if let Some(secs) = self.retry_after {
-            res.insert_header((header::RETRY_AFTER, secs.to_string()));
-        }
-        for (name, value) in &self.headers {
-            res.insert_header((*name, value.as_str()));
-        }
-        let body = serde_json::to_vec(&self.problem).unwrap_or_else(|_| b"{}".to_vec());
-        res.body(body)
+    /// 503: the server cannot take the work now (it is stopping).
+    pub fn unavailable() -> Self {
+        ApiError::from_status_code(503, "Service Unavailable")
+    }
+
+    /// The methods of an `Allow` header, for a 405.
+    pub fn allow(&self) -> Option<&'static str> {
+        self.allow
+    }
+
+    /// Seconds of a `Retry-After` header, when the client may retry later.
+    pub fn retry_after(&self) -> Option<u64> {
+        self.retry_after
+    }
+
+    /// Headers to answer with besides the problem's own.
+    pub fn headers(&self) -> &[(&'static str, String)] {
+        &self.headers
     }
 }
 
@@ -788,6 +772,12 @@ fn sentence_case(text: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.problem.code, self.problem.detail)
+    }
 }
 
 /// Shortens client text quoted in messages.
@@ -822,55 +812,4 @@ pub fn json_error(err: serde_path_to_error::Error<serde_json::Error>) -> ApiErro
         }
         _ => ApiError::malformed_json(inner),
     }
-}
-
-/// Error handler of actix's `QueryConfig`.
-pub fn query_config_error(err: QueryPayloadError, _req: &HttpRequest) -> actix_web::Error {
-    let message = err
-        .to_string()
-        .replace("Query deserialize error: ", "")
-        .replace("unknown field", "unknown parameter")
-        .replace(
-            ", there are no fields",
-            "; this resource takes no query parameters",
-        )
-        .replace(", expected one of", "; the parameters are")
-        .replace("unknown variant", "unknown value");
-    ApiError::invalid_query(message).into()
-}
-
-/// Error handler of actix's `PathConfig`.
-pub fn path_config_error(err: PathError, _req: &HttpRequest) -> actix_web::Error {
-    ApiError::new(
-        StatusCode::BAD_REQUEST,
-        ProblemCode::InvalidPath,
-        "Invalid path parameter",
-        err.to_string(),
-    )
-    .into()
-}
-
-/// Last line of defence: any 4xx/5xx response that is not already a problem document
-/// (produced by actix itself or a library) is rewritten as one.
-pub fn ensure_problem<B: MessageBody + 'static>(
-    res: ServiceResponse<B>,
-) -> actix_web::Result<ErrorHandlerResponse<B>> {
-    let is_problem = res
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with(PROBLEM_JSON));
-    if is_problem {
-        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
-    }
-    let status = res.status();
-    let allow: Option<HeaderValue> = res.headers().get(header::ALLOW).cloned();
-    let (req, _old) = res.into_parts();
-    let mut new = ApiError::from_status(status).error_response();
-    if let Some(allow) = allow {
-        new.headers_mut().insert(header::ALLOW, allow);
-    }
-    Ok(ErrorHandlerResponse::Response(
-        ServiceResponse::new(req, new).map_into_right_body(),
-    ))
 }

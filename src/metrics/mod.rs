@@ -16,12 +16,13 @@
 //! (actix answers only valid codes); a `variant` label is only ever a catalogue id. A client
 //! cannot create new series. Series that never moved are not written.
 
+pub mod tags;
+
 use std::borrow::Cow;
-use std::sync::LazyLock;
 use std::time::Instant;
 
 use actix_web::body::MessageBody;
-use actix_web::dev::{ResourceDef, ServiceRequest, ServiceResponse};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::ContentType;
 use actix_web::middleware::Next;
 use actix_web::{web, HttpResponse};
@@ -32,7 +33,9 @@ use prometheus::{
 };
 
 use crate::engine::Engine;
+use crate::http::routing::{not_allowed, on, GET, UNMATCHED};
 use crate::tables::TableStore;
+use tags::{GamesJudged, MovesGenerated, RoutePattern};
 
 /// The path of the metrics endpoint.
 pub const PATH: &str = "/metrics";
@@ -42,22 +45,10 @@ pub const BUCKETS: [f64; 14] = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
 ];
 
-/// The route label of requests that matched no route.
-pub const UNMATCHED: &str = "unmatched";
-
 /// The method labels.
 pub const METHODS: [&str; 8] = [
     "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "OTHER",
 ];
-
-/// Set by a handler on its response: the number of legal moves it returned.
-#[derive(Clone, Copy, Debug)]
-pub struct MovesGenerated(pub u64);
-
-/// Set by a handler on its response: the games it judged, as (variant id, count). Without
-/// it, a successful answer of a `/v1/variants/{variant}/...judge` route counts one game.
-#[derive(Clone, Debug, Default)]
-pub struct GamesJudged(pub Vec<(String, u64)>);
 
 /// The metrics of one process (every worker of the API and admin servers): a registry of its
 /// own, so that servers built side by side (tests) count apart.
@@ -368,29 +359,6 @@ impl TablesMetrics {
     }
 }
 
-/// The route pattern that `path` matches ([`UNMATCHED`] if none), read from the path alone
-/// with the router's own matcher over the service's route table
-/// ([`crate::api::routes`], `/metrics` and the documentation's paths). For an answer the
-/// service could not make (a timed-out request), when the routed request is gone.
-pub fn route_of_path(path: &str) -> &'static str {
-    static DEFS: LazyLock<Vec<(&'static str, ResourceDef)>> = LazyLock::new(|| {
-        crate::api::patterns()
-            .chain([PATH])
-            .chain(crate::openapi::PATTERNS)
-            .map(|p| (p, ResourceDef::new(p)))
-            .collect()
-    });
-    DEFS.iter()
-        .find(|(_, def)| def.is_match(path))
-        .map_or(UNMATCHED, |(p, _)| p)
-}
-
-/// The route pattern an answer's request matched (`None`: no route), found once by
-/// [`record`] and kept in the answer's extensions for the access log
-/// ([`crate::http::frame`]).
-#[derive(Clone, Debug)]
-pub struct RoutePattern(pub Option<Cow<'static, str>>);
-
 /// The route pattern `req` matched, as the router knows it.
 pub fn route_pattern(req: &actix_web::HttpRequest) -> Option<Cow<'static, str>> {
     req.match_pattern().map(Cow::Owned)
@@ -454,8 +422,8 @@ pub async fn record(
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::resource(PATH)
-            .route(crate::api::on(actix_web::http::Method::GET).to(metrics))
-            .default_service(crate::api::not_allowed(crate::api::GET)),
+            .route(on(actix_web::http::Method::GET).to(metrics))
+            .default_service(not_allowed(GET)),
     );
 }
 
@@ -473,29 +441,6 @@ pub async fn metrics(metrics: web::Data<Metrics>) -> HttpResponse {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn routes_read_from_paths() {
-        for (path, route) in [
-            ("/v1/variants", "/v1/variants"),
-            ("/v1/variants/russian", "/v1/variants/{variant}"),
-            ("/v1/variants/russian/moves", "/v1/variants/{variant}/moves"),
-            ("/v1/variants/x/judge", "/v1/variants/{variant}/judge"),
-            ("/v1/judge/pdn", "/v1/judge/pdn"),
-            ("/healthz", "/healthz"),
-            ("/metrics", "/metrics"),
-            ("/swagger-ui/", "/swagger-ui/{_:.*}"),
-            ("/swagger-ui/index.css", "/swagger-ui/{_:.*}"),
-            ("/swagger-ui", "/swagger-ui"),
-            ("/api-docs/openapi.json", "/api-docs/openapi.json"),
-            ("/v1/variants//moves", UNMATCHED),
-            ("/v1/variants/russian/moves/", UNMATCHED),
-            ("/v1/variants/russian/other", UNMATCHED),
-            ("/", UNMATCHED),
-        ] {
-            assert_eq!(route_of_path(path), route, "{path}");
-        }
-    }
 
     #[test]
     fn method_labels_are_bounded() {
