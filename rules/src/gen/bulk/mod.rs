@@ -10,7 +10,7 @@
 //! - every piece set is one or two machine words; a step or a jump of every man at once is a
 //!   shift of a set (the board's padded layout makes each direction a constant shift; a board
 //!   whose padding would need a second word, the full 8×8 board, is kept in a compact layout
-//!   of its own, `tables::Layout`, where steps that would wrap onto another row are masked);
+//!   of its own, `layout::Layout`, where steps that would wrap onto another row are masked);
 //! - at the last ply perft counts the moves without making them: quiet moves by popcounts of
 //!   shifted sets, captures by their search, collapsed to distinct moves by a sort;
 //! - a flying king finds its victim by stepping a one-bit set along the direction, and searches
@@ -30,12 +30,16 @@
 //! (parachutists, drops, removals, line moves, other end rules, the no-return rule, step-only
 //! links, graph boards without constant shifts) are counted by the general generator; both are checked against each other on random positions of every variant
 //! (`tests/bulk.rs`) and against the published perft tables.
+//!
+//! The modules, each importing only from those before it (and [`Bulk`] from here): `layout`
+//! (where each cell is kept), `moves` (positions and moves), `tables` (the ruleset compiled),
+//! `captures` and `quiet` (the moves of a position), `perft` (the walks).
 
 // The direction loops index several parallel arrays by slot.
 #![allow(clippy::needless_range_loop)]
 
 mod captures;
-
+mod layout;
 mod moves;
 mod perft;
 mod quiet;

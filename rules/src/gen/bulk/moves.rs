@@ -1,6 +1,6 @@
 //! Positions and moves of the narrow generator.
 
-use super::tables::Layout;
+use super::layout::Layout;
 use crate::bits::CellSet;
 use crate::position::{Color, Kind, Position};
 
