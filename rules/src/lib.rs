@@ -12,7 +12,8 @@
 //! 1. [`bits`], [`budget`]: cell sets; work units and [`GenError`].
 //! 2. [`board`]: cells, direction links, square names.
 //! 3. [`position`]: pieces on a board.
-//! 4. [`moves`], [`draws`], [`ends`]: moves and routes; draw and end rules as data.
+//! 4. [`moves`], [`draws`], [`ends`], [`material`]: moves and routes; draw and end rules as
+//!    data; a position's pieces counted by colour and kind.
 //! 5. [`rules`]: a ruleset.
 //! 6. [`gen`]: the move generators, on a board and a ruleset.
 //! 7. [`variant`](mod@variant): a board, a ruleset and its tables put together; legal
@@ -41,6 +42,7 @@ pub mod catalogue;
 pub mod draws;
 pub mod ends;
 pub mod gen;
+pub mod material;
 pub mod moves;
 pub mod notation;
 pub mod outcome;

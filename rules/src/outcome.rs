@@ -10,10 +10,10 @@ use crate::budget::Budget;
 use crate::budget::GenError;
 use crate::draws::{endgame_holds, DrawCode, DrawKind, Reset};
 use crate::ends::{EndCode, EndOutcome};
+use crate::material::Material;
 use crate::moves::Move;
 use crate::notation::movetext::{DescribedMove, MoveError};
 use crate::position::{Color, Kind, Position};
-use crate::tables::Material;
 use crate::variant::Variant;
 
 /// Why a game ended.

@@ -20,10 +20,11 @@
 
 use std::fmt;
 
+use crate::material::Material;
 use crate::variant::Variant;
 
 use super::index::Indexer;
-use super::{fingerprint, Material, Table};
+use super::table::{fingerprint, get, Table};
 
 const MAGIC: &[u8; 8] = b"ARBTB\r\n\x1a";
 const VERSION: u16 = 1;
@@ -165,9 +166,7 @@ impl Table {
             b[..chunk.len()].copy_from_slice(chunk);
             *w = u64::from_le_bytes(b);
         }
-        let codes: Vec<u16> = (0..size)
-            .map(|i| super::get(&words, bits, i) as u16)
-            .collect();
+        let codes: Vec<u16> = (0..size).map(|i| get(&words, bits, i) as u16).collect();
         Ok(Table::from_codes(variant, material, indexer, &codes))
     }
 }

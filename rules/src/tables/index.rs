@@ -8,13 +8,9 @@
 //! materials and keeps ranking to a table lookup per piece.
 
 use crate::bits::{Bits, MAX_CELLS};
+use crate::material::{Material, MAX_GROUP};
 use crate::position::{Color, Kind, Position, KINDS};
 use crate::variant::Variant;
-
-use super::Material;
-
-/// Largest number of pieces of one group a table may hold.
-pub(crate) const MAX_GROUP: usize = 8;
 
 /// `n choose k` for `n <= MAX_CELLS`, `k <= MAX_GROUP`.
 struct Binomials([[u64; MAX_GROUP + 1]; MAX_CELLS + 1]);

@@ -5,11 +5,12 @@
 
 use crate::bits::Bits;
 use crate::board::{Dir, DirSet, NONE};
+use crate::material::Material;
 use crate::position::{Color, Kind};
 use crate::variant::Variant;
 
 use super::index::Indexer;
-use super::{Material, Table};
+use super::table::Table;
 
 /// A cell map that exchanges the two sides' roles.
 pub(crate) struct Mirror {
@@ -149,15 +150,6 @@ impl Mirror {
                 }
                 digits[g] = 0;
             }
-        }
-    }
-}
-
-impl Material {
-    /// The material with the colours exchanged.
-    pub fn mirrored(&self) -> Material {
-        Material {
-            counts: [self.counts[1], self.counts[0]],
         }
     }
 }

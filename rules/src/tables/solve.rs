@@ -20,13 +20,15 @@ use std::sync::Mutex;
 use crate::bits::Bits;
 use crate::board::{Dir, DIRS, NONE};
 use crate::budget::Budget;
+use crate::material::Material;
 use crate::moves::Move;
 use crate::position::Kind;
 use crate::rules::Range;
 use crate::variant::Variant;
 
 use super::index::Indexer;
-use super::{decided_value, supported, Material, Table, Tables, Unsupported, Value};
+use super::set::Tables;
+use super::table::{decided_value, supported, Progress, Table, Unsupported, Value};
 
 /// Largest number of indices a table may have (the solver keeps 10 bytes per index).
 pub const MAX_INDICES: u64 = 1 << 31;
@@ -103,7 +105,7 @@ pub fn solve(
     variant: &'static Variant,
     material: Material,
     tables: &Tables,
-    progress: &mut dyn FnMut(super::Progress),
+    progress: &mut dyn FnMut(Progress),
 ) -> Result<Table, SolveError> {
     supported(variant).map_err(SolveError::Unsupported)?;
     let ix = Indexer::new(variant, &material).ok_or(SolveError::Impossible(material))?;
@@ -160,7 +162,7 @@ pub fn solve(
             .map(|_| s.spawn(|| forward(&mut |_| {})))
             .collect();
         let mut all = vec![forward(&mut |d| {
-            progress(super::Progress {
+            progress(Progress {
                 material,
                 done: d,
                 total: size,
@@ -237,7 +239,7 @@ pub fn solve(
         }
         d += 1;
     }
-    progress(super::Progress {
+    progress(Progress {
         material,
         done: size,
         total: size,

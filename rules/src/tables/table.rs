@@ -1,0 +1,315 @@
+//! One table: the solved values of one material of one variant, bit-packed; and what the
+//! values are.
+
+use std::fmt;
+
+use crate::board::Dir;
+use crate::budget::Budget;
+use crate::material::Material;
+use crate::outcome::{status, Status};
+use crate::position::{Color, Position};
+use crate::rules::Goal;
+use crate::variant::Variant;
+
+use super::index::Indexer;
+
+/// The value of a position for the side to move, with the number of plies to the end of the
+/// game under best play: the winner hurries, the loser delays. `Loss(0)`: the side to move
+/// has lost (no legal move, no piece, an end rule); `Win(0)`: it has won already (in the anti
+/// variants, having no legal move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Win(u16),
+    Draw,
+    Loss(u16),
+}
+
+impl Value {
+    /// `"win"`, `"draw"` or `"loss"`.
+    pub fn category(self) -> &'static str {
+        match self {
+            Value::Win(_) => "win",
+            Value::Draw => "draw",
+            Value::Loss(_) => "loss",
+        }
+    }
+
+    /// Plies to the end under best play; `None` for a draw.
+    pub fn plies(self) -> Option<u16> {
+        match self {
+            Value::Win(n) | Value::Loss(n) => Some(n),
+            Value::Draw => None,
+        }
+    }
+
+    /// The value for the mover of a move leading to a position of value `self` (for the
+    /// opponent): a loss for the opponent is a win one ply longer, and so on.
+    pub fn before_move(self) -> Value {
+        match self {
+            Value::Win(n) => Value::Loss(n.saturating_add(1)),
+            Value::Draw => Value::Draw,
+            Value::Loss(n) => Value::Win(n.saturating_add(1)),
+        }
+    }
+
+    /// The code a table stores: 0 for an index that is no position, 1 a draw, `2 + 2n` a win
+    /// in `n`, `3 + 2n` a loss in `n`.
+    pub(super) fn code(self) -> u32 {
+        match self {
+            Value::Draw => 1,
+            Value::Win(n) => 2 + 2 * u32::from(n),
+            Value::Loss(n) => 3 + 2 * u32::from(n),
+        }
+    }
+
+    pub(super) fn of_code(code: u32) -> Option<Value> {
+        match code {
+            0 => None,
+            1 => Some(Value::Draw),
+            c => {
+                let n = ((c - 2) / 2) as u16;
+                Some(if c % 2 == 0 {
+                    Value::Win(n)
+                } else {
+                    Value::Loss(n)
+                })
+            }
+        }
+    }
+}
+
+/// Why a variant has no endgame tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unsupported {
+    pub reason: &'static str,
+}
+
+impl fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.reason)
+    }
+}
+
+/// Whether the solver covers a variant: every variant whose positions are pieces on cells and
+/// a side to move. Variants whose positions carry more (stones in hand, the previous move, a
+/// king's run of moves) or whose moves are not piece moves (passes) are not covered.
+pub fn supported(variant: &Variant) -> Result<(), Unsupported> {
+    let r = variant.rules();
+    if r.stones_in_hand != 0 {
+        return Err(Unsupported {
+            reason: "positions hold stones in hand and moves drop them: the tables cover \
+                     positions of pieces on the board only",
+        });
+    }
+    if r.no_return {
+        return Err(Unsupported {
+            reason: "a position depends on each side's previous move (the no-return rule): \
+                     the tables cover positions without history",
+        });
+    }
+    if r.king_quiet_limit != 0 {
+        return Err(Unsupported {
+            reason: "a position depends on how many moves in a row a king has made (the \
+                     king-move limit): the tables cover positions without history",
+        });
+    }
+    if r.goal == Goal::NoMovesPasses {
+        return Err(Unsupported {
+            reason: "a blocked side passes: the tables cover games made of piece moves only",
+        });
+    }
+    if r.leaps() {
+        return Err(Unsupported {
+            reason: "pieces canter (leap over their own pieces, several times in one move): \
+                     the tables take moves back by steps, slides and line moves only",
+        });
+    }
+    Ok(())
+}
+
+/// A fingerprint of everything a table's values depend on: the board, the promotion squares
+/// and the ruleset. Tables built under other rules (another version of a variant) are
+/// refused when loaded.
+pub fn fingerprint(variant: &Variant) -> u64 {
+    // FNV-1a over a canonical text of the rules: stable across builds of the same code.
+    let board = variant.board();
+    let mut links = String::new();
+    for cell in board.cells().iter() {
+        for d in Dir::ALL {
+            links.push_str(&board.next(cell, d).to_string());
+            links.push(',');
+        }
+    }
+    let text = format!(
+        "{:?}|{:?}|{:?}|{}|{:?}",
+        variant.rules(),
+        variant.promotion(Color::White),
+        variant.promotion(Color::Black),
+        links,
+        board.step_only()
+    );
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Counts of a table's values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableStats {
+    /// Legal positions (both sides to move).
+    pub positions: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// The longest win, in plies.
+    pub longest: u16,
+}
+
+/// Solved values of one material of one variant, bit-packed: each value takes the bits its
+/// largest code needs.
+pub struct Table {
+    pub(super) variant: &'static Variant,
+    pub(super) material: Material,
+    pub(super) indexer: Indexer,
+    pub(super) bits: u32,
+    pub(super) words: Vec<u64>,
+    stats: TableStats,
+}
+
+impl Table {
+    pub(crate) fn from_codes(
+        variant: &'static Variant,
+        material: Material,
+        indexer: Indexer,
+        codes: &[u16],
+    ) -> Table {
+        let max = codes.iter().copied().max().unwrap_or(0);
+        let bits = (16 - max.leading_zeros()).max(1);
+        let mut words = vec![0u64; (codes.len() * bits as usize).div_ceil(64)];
+        let mut stats = TableStats::default();
+        for (i, &c) in codes.iter().enumerate() {
+            put(&mut words, bits, i as u64, u32::from(c));
+            match Value::of_code(u32::from(c)) {
+                None => continue,
+                Some(Value::Win(n)) => {
+                    stats.wins += 1;
+                    stats.longest = stats.longest.max(n);
+                }
+                Some(Value::Draw) => stats.draws += 1,
+                Some(Value::Loss(_)) => stats.losses += 1,
+            }
+            stats.positions += 1;
+        }
+        Table {
+            variant,
+            material,
+            indexer,
+            bits,
+            words,
+            stats,
+        }
+    }
+
+    /// The variant's id.
+    pub fn variant(&self) -> &'static str {
+        self.variant.id()
+    }
+
+    pub fn material(&self) -> Material {
+        self.material
+    }
+
+    /// The value of `pos` for its side to move; `None` when `pos` has another material.
+    pub fn probe(&self, pos: &Position) -> Option<Value> {
+        if Material::of(pos) != self.material {
+            return None;
+        }
+        let i = self.indexer.index(pos)?;
+        Value::of_code(self.code(i))
+    }
+
+    #[inline]
+    pub(super) fn code(&self, index: u64) -> u32 {
+        get(&self.words, self.bits, index)
+    }
+
+    pub fn stats(&self) -> TableStats {
+        self.stats
+    }
+
+    /// Number of indices (positions, non-positions, both sides to move).
+    pub fn size(&self) -> u64 {
+        self.indexer.size()
+    }
+
+    /// Bits per stored value.
+    pub fn bits(&self) -> u32 {
+        self.bits
+    }
+
+    /// Bytes of memory the values take.
+    pub fn bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+
+    /// The file name the table is stored under: `<variant>-<material>.arbtb`.
+    pub fn file_name(&self) -> String {
+        format!("{}-{}.arbtb", self.variant.id(), self.material.name())
+    }
+}
+
+impl fmt::Debug for Table {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Table")
+            .field("variant", &self.variant.id())
+            .field("material", &self.material.name())
+            .field("bits", &self.bits)
+            .field("stats", &self.stats)
+            .finish()
+    }
+}
+
+fn put(words: &mut [u64], bits: u32, i: u64, code: u32) {
+    let at = i * u64::from(bits);
+    let (w, b) = ((at / 64) as usize, (at % 64) as u32);
+    words[w] |= u64::from(code) << b;
+    if b + bits > 64 {
+        words[w + 1] |= u64::from(code) >> (64 - b);
+    }
+}
+
+#[inline]
+pub(super) fn get(words: &[u64], bits: u32, i: u64) -> u32 {
+    let at = i * u64::from(bits);
+    let (w, b) = ((at / 64) as usize, (at % 64) as u32);
+    let mut v = words[w] >> b;
+    if b + bits > 64 {
+        v |= words[w + 1] << (64 - b);
+    }
+    (v & ((1u64 << bits) - 1)) as u32
+}
+
+/// Progress of a build: `done` of `total` positions of `material` examined.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub material: Material,
+    pub done: u64,
+    pub total: u64,
+}
+
+/// The value of a position the rules have already decided (an end rule, a side without
+/// pieces), or of one without legal moves.
+pub(super) fn decided_value(variant: &Variant, pos: &Position) -> Value {
+    let side = pos.side();
+    match status(variant, pos, &Budget::unlimited()) {
+        Ok(Status::Won { winner, .. }) if winner == side => Value::Win(0),
+        Ok(Status::Won { .. }) => Value::Loss(0),
+        Ok(Status::Drawn { .. }) => Value::Draw,
+        // An ongoing position is not decided; the callers only ask for decided ones. A
+        // generation error cannot occur without a budget.
+        Ok(Status::Ongoing) | Err(_) => Value::Draw,
+    }
+}
