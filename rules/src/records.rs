@@ -27,8 +27,9 @@
 
 use crate::budget::Budget;
 use crate::budget::GenError;
-use crate::notation::movetext::{parse_squares, DescribedMove, MoveError};
+use crate::notation::movetext::{DescribedMove, MoveError};
 use crate::notation::pdn::{PdnNote, PdnNoteKind};
+use crate::notation::squares::parse_squares;
 use crate::outcome::{end_state, IllegalMove, Judgement, Status, Tracker, Verdict};
 use crate::position::{Color, Position};
 use crate::variant::Variant;

@@ -5,14 +5,12 @@
 use crate::budget::Budget;
 use crate::budget::GenError;
 use crate::moves::{pdn_squares_onto, Move};
+use crate::notation::squares::{parse_squares, SquaresError};
 use crate::notation::violation::Violation;
 use crate::position::Position;
 use crate::rules::Precedence;
 use crate::variant::Found;
 use crate::variant::Variant;
-
-/// Longest move text accepted, in bytes.
-pub const MAX_MOVE_TEXT: usize = 512;
 
 /// Work units charged for reading one move text, beyond the move generation it needs (the
 /// text, the canonical route and notation of the move; about as much CPU as 64 search steps).
@@ -84,6 +82,15 @@ impl MoveError {
 impl From<GenError> for MoveError {
     fn from(e: GenError) -> Self {
         MoveError::Gen(e)
+    }
+}
+
+impl From<SquaresError> for MoveError {
+    fn from(e: SquaresError) -> Self {
+        match e {
+            SquaresError::Syntax { reason } => MoveError::Syntax { reason },
+            SquaresError::UnknownSquare { square } => MoveError::UnknownSquare { square },
+        }
     }
 }
 
@@ -182,84 +189,6 @@ impl MoveList {
     }
 }
 
-/// Splits move text into squares. Accepts `-`, `x`, `X` and `:` as separators, trailing
-/// move-strength marks (`!`, `?`), and alphanumeric moves without separators (`c3d4`). An
-/// opening removal, `x` and one square (`xd5`), and a drop, `*` (or `@`) and one square
-/// (`*c2`), read as that square twice.
-pub fn parse_squares(variant: &Variant, text: &str) -> Result<Vec<usize>, MoveError> {
-    let t = text.trim();
-    if t.is_empty() {
-        return Err(MoveError::Syntax {
-            reason: "empty move".into(),
-        });
-    }
-    if t.len() > MAX_MOVE_TEXT {
-        return Err(MoveError::Syntax {
-            reason: format!("move text longer than {MAX_MOVE_TEXT} bytes"),
-        });
-    }
-    let t = t.trim_end_matches(['!', '?', '+', '#', '*']);
-    // A drop: `*` (or `@`) and the square it fills.
-    if let Some(square) = t.strip_prefix(['*', '@']) {
-        return match variant.parse_square(square.trim()) {
-            Some(cell) => Ok(vec![cell, cell]),
-            None => Err(MoveError::UnknownSquare {
-                square: clip(square.trim()),
-            }),
-        };
-    }
-    // An opening removal (Konane): `x` and the square of the piece taken off.
-    if let Some(square) = t.strip_prefix(['x', 'X']) {
-        if let Some(cell) = variant.parse_square(square.trim()) {
-            return Ok(vec![cell, cell]);
-        }
-    }
-    let parts: Vec<&str> = if t.contains(['-', 'x', 'X', ':']) {
-        t.split(['-', 'x', 'X', ':']).collect()
-    } else {
-        // Alphanumeric without separators: letter followed by digits, repeated.
-        let mut parts = Vec::new();
-        let b = t.as_bytes();
-        let mut i = 0;
-        while i < b.len() {
-            let start = i;
-            if !b[i].is_ascii_alphabetic() {
-                return Err(MoveError::Syntax {
-                    reason: format!(
-                        "'{}' has no separator between squares (use '-' or 'x')",
-                        clip(t)
-                    ),
-                });
-            }
-            i += 1;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            parts.push(&t[start..i]);
-        }
-        parts
-    };
-    if parts.len() < 2 {
-        return Err(MoveError::Syntax {
-            reason: format!("'{}' names fewer than two squares", clip(t)),
-        });
-    }
-    parts
-        .into_iter()
-        .map(|p| {
-            let p = p.trim();
-            if p.is_empty() {
-                return Err(MoveError::Syntax {
-                    reason: format!("'{}' has an empty square", clip(t)),
-                });
-            }
-            variant
-                .parse_square(p)
-                .ok_or_else(|| MoveError::UnknownSquare { square: clip(p) })
-        })
-        .collect()
-}
-
 /// Whether a move of `found` shares its start and end with another (it is then written
 /// long): one sort of the (start, end) pairs, not a scan per move.
 fn shared_ends(found: &[Found]) -> impl Fn(&Found) -> bool {
@@ -277,10 +206,6 @@ fn shared_ends(found: &[Found]) -> impl Fn(&Found) -> bool {
 struct MoveParts {
     route_len: usize,
     short_at: Option<usize>,
-}
-
-fn clip(s: &str) -> String {
-    s.chars().take(40).collect()
 }
 
 impl Variant {

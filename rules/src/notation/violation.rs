@@ -22,7 +22,7 @@ use crate::board::{Dir, DirSet};
 use crate::budget::{Budget, GenError};
 use crate::gen::{self, DEFAULT_CAPTURE_LIMIT};
 use crate::moves::Move;
-use crate::notation::movetext::parse_squares;
+use crate::notation::squares::{clip, parse_squares};
 use crate::position::{Color, Kind, Position};
 use crate::rules::{MidCapturePromotion, Precedence, Range, Reach, Removal, Rules};
 use crate::variant::{Found, Variant};
@@ -187,10 +187,6 @@ pub struct Explanation {
     /// For [`Violation::CapturePrecedence`]: the precedence rule the move loses on.
     pub precedence: Option<Precedence>,
     pub reason: String,
-}
-
-fn clip(s: &str) -> String {
-    s.chars().take(40).collect()
 }
 
 type Verdict = (Violation, String);
