@@ -424,7 +424,7 @@ impl ApiError {
 
     /// 422 `pdn-syntax`: a PDN text that `strict` reading refuses, at the first place the PDN
     /// 3.0 grammar rejects.
-    pub fn pdn_syntax(err: &arbiter_rules::notation::pdn_grammar::PdnSyntaxError) -> Self {
+    pub fn pdn_syntax(err: &arbiter_rules::notation::pdn::PdnSyntaxError) -> Self {
         let mut e = ApiError::new(422, ProblemCode::PdnSyntax, "Not PDN 3.0", err.to_string());
         e.problem.line = Some(err.line);
         e.problem.column = Some(err.column);

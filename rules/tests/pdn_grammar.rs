@@ -1,4 +1,4 @@
-//! Conformance of the PDN 3.0 grammar checker (`arbiter_rules::notation::pdn_grammar`) with the
+//! Conformance of the PDN 3.0 grammar checker (`arbiter_rules::notation::pdn`) with the
 //! standard: PDN 3.0 as the FMJD publishes it (pdn.fmjd.org, "PDN Grammars", "FEN tag",
 //! "GameType tag", "PDN Tags"; source text github.com/wiegerw/pdn).
 //!
@@ -14,8 +14,8 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use arbiter_rules::notation::pdn::{check_file, check_game, deviations};
 use arbiter_rules::notation::pdn::{parse_pdn, PdnNoteKind};
-use arbiter_rules::notation::pdn_grammar::{check_file, check_game, deviations};
 
 /// A production (or token) of the standard, a text it accepts, and a text it rejects: where
 /// (line, column), under which rule, and the kind of warning the tolerant reader gives.
@@ -776,7 +776,7 @@ fn hostile_texts_are_answered_not_crashed() {
 /// byte changed, inserted or removed (the bytes the grammar cares about).
 #[test]
 fn the_fast_reading_agrees_with_the_grammar() {
-    use arbiter_rules::notation::pdn_grammar::agrees_with_pest;
+    use arbiter_rules::notation::pdn::agrees_with_pest;
     let mut failures = Vec::new();
     let mut texts: Vec<String> = Vec::new();
     for c in CASES {

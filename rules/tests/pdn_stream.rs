@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use arbiter_rules::notation::pdn::{PdnGame, PdnLimits, PdnReader};
-use arbiter_rules::notation::pdn_stream::{PdnSplitter, Piece};
+use arbiter_rules::notation::pdn::{PdnSplitter, Piece};
 
 fn files() -> Vec<(String, Vec<u8>)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/games");

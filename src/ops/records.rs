@@ -12,7 +12,7 @@ use std::sync::Arc;
 use arbiter_rules::adjudication::{judge_pdn_game, GameError, GameFailure, GameReport, Probe};
 use arbiter_rules::catalogue::{choose_variant, VariantChoice};
 use arbiter_rules::notation::pdn::{PdnGame, PdnLimits, PdnReader};
-use arbiter_rules::notation::pdn_stream::{PdnSplitter, Piece};
+use arbiter_rules::notation::pdn::{PdnSplitter, Piece};
 use arbiter_rules::{Budget, GenError, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -467,13 +467,13 @@ pub fn judge_pdn_text(
 }
 
 /// `strict` reading: the text must be PDN 3.0 as the standard's grammar writes it
-/// (`arbiter_rules::notation::pdn_grammar`), else the 422 `pdn-syntax` problem for its first
+/// (`arbiter_rules::notation::pdn::check_file`), else the 422 `pdn-syntax` problem for its first
 /// fault. Checking is charged to the budget like reading.
 pub fn check_strict(text: &str, budget: &Budget) -> Result<(), ApiError> {
     budget
         .charge(text.len() as u64 / BYTES_PER_UNIT)
         .map_err(|e| ApiError::engine(&e))?;
-    arbiter_rules::notation::pdn_grammar::check_file(text).map_err(|e| ApiError::pdn_syntax(&e))
+    arbiter_rules::notation::pdn::check_file(text).map_err(|e| ApiError::pdn_syntax(&e))
 }
 
 /// Decodes PDN text: UTF-8 when it is valid UTF-8, else ISO-8859-1 (every byte one char), as

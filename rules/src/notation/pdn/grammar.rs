@@ -32,9 +32,10 @@
 //!   may use either set; a `Result` tag may also be empty (an unknown value), and is not
 //!   checked when a `ResultFormat` tag overrides the set.
 //!
-//! A text is checked game by game, as [`PdnReader`] splits it ([`check_game`], [`check_file`]),
-//! so that the answer for a file and for a stream of its games is the same. A UTF-8 byte-order
-//! mark is an encoding mark, not text, and is not checked.
+//! A text is checked game by game, as [`PdnReader`](super::PdnReader) splits it
+//! ([`check_game`], [`check_file`](super::check_file)), so that the answer for a file and for
+//! a stream of its games is the same. A UTF-8 byte-order mark is an encoding mark, not text,
+//! and is not checked.
 
 use std::ops::Range;
 
@@ -42,10 +43,10 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 use pest::Parser;
 
-use super::pdn::{PdnGame, PdnNoteKind, PdnReader};
+use super::game::{PdnGame, PdnNoteKind};
 
 #[derive(pest_derive::Parser)]
-#[grammar = "notation/pdn.pest"]
+#[grammar = "notation/pdn/pdn.pest"]
 struct PdnGrammar;
 
 /// Where and how a text breaks the PDN 3.0 grammar.
@@ -83,29 +84,11 @@ impl std::fmt::Display for PdnSyntaxError {
 
 impl std::error::Error for PdnSyntaxError {}
 
-/// Checks a whole PDN text against the grammar: the first error, if any. A text without any
-/// game (empty, or only white space) is an error too: the grammar's `PdnFile` has at least one
-/// `Game`.
-pub fn check_file(text: &str) -> Result<(), PdnSyntaxError> {
-    let mut covered = 0;
-    for game in PdnReader::skimming(text) {
-        check_game(text, &game)?;
-        covered = game.span.end;
-    }
-    // What follows the last game, if the reader found no game there (comments only).
-    let body = strip_bom(text);
-    if covered == 0 || !body[covered..].trim().is_empty() {
-        let span = covered..body.len();
-        let line = 1 + body[..covered].bytes().filter(|&b| b == b'\n').count();
-        check_span(body, span, (line, 0), true)?;
-    }
-    Ok(())
-}
-
 /// Checks one game of a PDN text against the grammar: `text` is the whole text given to
-/// [`PdnReader::new`], `game` one of the games it read (the error's line and column are the
-/// file's). A game that is not the last of the text must end with its `GameSeparator` (a result
-/// or `*`): the reader also ends a game where the next one's tags start, the grammar does not.
+/// [`PdnReader::new`](super::PdnReader::new), `game` one of the games it read (the error's
+/// line and column are the file's). A game that is not the last of the text must end with its
+/// `GameSeparator` (a result or `*`): the reader also ends a game where the next one's tags
+/// start, the grammar does not.
 pub fn check_game(text: &str, game: &PdnGame) -> Result<(), PdnSyntaxError> {
     check_game_in(strip_bom(text), game)
 }
@@ -135,7 +118,7 @@ fn not_of_this_text() -> PdnSyntaxError {
     }
 }
 
-fn strip_bom(text: &str) -> &str {
+pub(super) fn strip_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
@@ -287,7 +270,7 @@ fn from_pest(e: pest::error::Error<Rule>, offset: usize, at: &Locator) -> PdnSyn
     }
 }
 
-fn check_span(
+pub(super) fn check_span(
     text: &str,
     span: Range<usize>,
     (span_line, first_column): (usize, usize),

@@ -10,31 +10,9 @@
 //! first tag) and a line break follows in the text read so far: up to the end of its line the
 //! reader may still glue words to the game's last token (`1- 0`), or read the line as a tag.
 
-use super::pdn::{PdnGame, PdnLimits, PdnReader};
-use super::pdn_grammar::{check_game, PdnSyntaxError};
-
-/// Where the reader stands between two games of a file: its line and whether it is at the
-/// start of one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReadPoint {
-    /// 1-based line.
-    pub line: usize,
-    /// At the start of a line (a `%` escape line or a tag without its `[` may start here).
-    pub at_line_start: bool,
-    /// Characters on its line before it.
-    pub column: usize,
-}
-
-impl Default for ReadPoint {
-    /// The start of a file.
-    fn default() -> Self {
-        ReadPoint {
-            line: 1,
-            at_line_start: true,
-            column: 0,
-        }
-    }
-}
+use super::game::{PdnGame, PdnLimits, ReadPoint};
+use super::grammar::{check_game, PdnSyntaxError};
+use super::reader::PdnReader;
 
 /// The first game of a text, as [`first_game`] finds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -172,7 +150,7 @@ impl PdnSplitter {
     }
 
     /// Checks each game against the PDN 3.0 grammar
-    /// ([`check_game`](crate::notation::pdn_grammar::check_game)): a game it rejects is a
+    /// ([`check_game`](super::check_game)): a game it rejects is a
     /// [`Piece::Rejected`].
     pub fn strict(mut self, strict: bool) -> PdnSplitter {
         self.strict = strict;
@@ -379,8 +357,8 @@ impl PdnSplitter {
 
 #[cfg(test)]
 mod tests {
+    use super::super::parse_pdn;
     use super::*;
-    use crate::notation::pdn::parse_pdn;
 
     fn split(text: &[u8], piece: usize, max: usize) -> Vec<Piece> {
         let mut s = PdnSplitter::new(PdnLimits::default(), max);
