@@ -150,13 +150,7 @@ async fn international_and_russian_small_endings() {
 
 #[tokio::test]
 async fn a_position_without_moves_is_over() {
-    // Its table (three men against a king) is computed on first use: waited for as long as
-    // that takes on a busy machine.
-    let app = app_with_tables(TablesConfig {
-        build_wait: std::time::Duration::from_secs(300),
-        ..TablesConfig::default()
-    })
-    .await;
+    let app = spawn_app().await;
     // A black king in the corner behind white men it cannot jump: Black cannot move.
     let body = ok_json(endgame(&app, "english", "B:W5,6,10:BK1").await).await;
     assert_eq!(body["no_legal_moves"], true, "{body}");

@@ -10,13 +10,16 @@ pub struct TestApp {
     pub client: Client,
 }
 
-/// Starts the real server on a free loopback port.
+/// Starts the real server on a free loopback port. An endgame table computed on first use is
+/// waited for as long as its build takes, so that no answer depends on the machine's speed
+/// (the tests of `endgame-building` set their own wait).
 pub async fn spawn_app() -> TestApp {
-    spawn_app_with(Config {
+    let mut config = Config {
         workers: Some(1),
         ..Config::new("127.0.0.1:0")
-    })
-    .await
+    };
+    config.tables.build_wait = std::time::Duration::from_secs(600);
+    spawn_app_with(config).await
 }
 
 /// Starts the real server with this configuration (its `addr`, and its `admin_addr` if any,
