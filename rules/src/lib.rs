@@ -60,7 +60,7 @@ pub use budget::GenError;
 pub use catalogue::{ids, variant, variant_named, variants};
 pub use draws::{DrawCode, DrawKind, DrawRule};
 pub use ends::{EndCode, EndKind, EndOutcome, EndRule};
-pub use moves::{Jump, Move, Route};
+pub use moves::{Jump, Move, MoveKind, Route};
 pub use notation::fen::{Counters, FenError, FenErrorKind, FenLists};
 pub use notation::movetext::{DescribedMove, MoveError, MoveList, MoveView};
 

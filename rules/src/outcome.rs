@@ -11,7 +11,7 @@ use crate::budget::GenError;
 use crate::draws::{endgame_holds, DrawCode, DrawKind, Reset};
 use crate::ends::{EndCode, EndOutcome};
 use crate::material::Material;
-use crate::moves::Move;
+use crate::moves::{Move, MoveKind};
 use crate::notation::movetext::{DescribedMove, MoveError};
 use crate::position::{Color, Kind, Position};
 use crate::variant::Variant;
@@ -230,8 +230,10 @@ impl<'v> Tracker<'v> {
         let n = self.seen.entry(*after).or_insert(0);
         *n = n.saturating_add(1);
         self.count = *n;
-        let progress = m.is_capture() || m.is_promotion();
-        if m.piece != Kind::King || m.is_capture() {
+        // An opening removal counts as a capture: a piece leaves the board.
+        let takes = matches!(m.kind(), MoveKind::Capture | MoveKind::Removal);
+        let progress = takes || m.is_promotion();
+        if m.piece() != Kind::King || takes {
             self.since_man_or_capture = 0;
         } else {
             self.since_man_or_capture += 1;
@@ -242,7 +244,7 @@ impl<'v> Tracker<'v> {
             self.since_capture_or_promotion += 1;
         }
         let castle = self.variant.castle(before.side().opponent());
-        if m.is_capture() || (castle.contains(m.to as usize) && !castle.contains(m.from as usize)) {
+        if takes || (castle.contains(m.to() as usize) && !castle.contains(m.from() as usize)) {
             self.since_capture_or_castle_entry = 0;
         } else {
             self.since_capture_or_castle_entry += 1;

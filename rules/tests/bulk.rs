@@ -16,7 +16,11 @@ fn identities(moves: &[Move]) -> BTreeSet<String> {
         .map(|m| {
             format!(
                 "{}-{}:{:?}:{:?}>{:?}",
-                m.from, m.to, m.captured, m.piece, m.becomes
+                m.from(),
+                m.to(),
+                m.captured(),
+                m.piece(),
+                m.becomes()
             )
         })
         .collect()
@@ -251,11 +255,11 @@ fn both_generators_hold_kings_at_the_move_limit() {
                 }
                 let kings: Vec<&Move> = moves
                     .iter()
-                    .filter(|m| m.piece == Kind::King && !m.is_capture())
+                    .filter(|m| m.piece() == Kind::King && !m.is_capture())
                     .collect();
                 let mv = if !kings.is_empty() && rng.below(4) != 0 {
                     // The same king again where it can.
-                    let same: Vec<&&Move> = kings.iter().filter(|m| m.from == run.cell).collect();
+                    let same: Vec<&&Move> = kings.iter().filter(|m| m.from() == run.cell).collect();
                     if !same.is_empty() && rng.below(3) != 0 {
                         **same[rng.below(same.len())]
                     } else {

@@ -42,7 +42,7 @@ fn check(v: &Variant, pos: &Position) -> usize {
         .describe_moves(pos, &Budget::new(UNITS))
         .expect("described within the budget");
     // Described moves come in notation order: the same moves, each once.
-    let key = |m: &Move| (m.from, m.to, m.becomes, m.captured);
+    let key = |m: &Move| (m.from(), m.to(), m.becomes(), m.captured());
     let listed: BTreeSet<_> = described.iter().map(|d| key(&d.mv)).collect();
     assert_eq!(listed.len(), described.len(), "{}: {}", v.id(), v.fen(pos));
     assert_eq!(
@@ -95,7 +95,7 @@ fn climb(v: &Variant, rng: &mut Rng, steps: usize) -> Vec<usize> {
         let Ok(moves) = v.legal_moves(&pos, &Budget::new(UNITS)) else {
             continue;
         };
-        let captures = moves.iter().all(|m| !m.captured.is_empty());
+        let captures = moves.iter().all(|m| !m.captured().is_empty());
         if captures && moves.len() >= best {
             best = moves.len();
             pieces = next;

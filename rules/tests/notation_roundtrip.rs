@@ -15,12 +15,12 @@ use common::Rng;
 fn forms(v: &Variant, d: &DescribedMove, rng: &mut Rng) -> Vec<String> {
     let mut out = vec![d.notation.clone(), d.long.clone()];
     // Games whose pieces canter write every landing in a long form (no turning-square form).
-    if !d.mv.is_capture() || v.rules().leaps() {
+    if !(d.mv.is_capture() || d.mv.is_removal()) || v.rules().leaps() {
         return out;
     }
     if d.mv.is_removal() {
         // An opening removal (Konane): `x` and the square, or the square twice.
-        let square = v.square_name(d.mv.from as usize);
+        let square = v.square_name(d.mv.from() as usize);
         out.push(format!("X{square}"));
         out.push(format!("{square}x{square}"));
         return out;

@@ -394,9 +394,9 @@ fn engine_moves(v: &Variant, pos: &Position) -> BTreeSet<(u32, u32, BTreeSet<u32
         .iter()
         .map(|m| {
             (
-                v.square_number(m.from as usize) as u32,
-                v.square_number(m.to as usize) as u32,
-                m.captured
+                v.square_number(m.from() as usize) as u32,
+                v.square_number(m.to() as usize) as u32,
+                m.captured()
                     .iter()
                     .map(|c| v.square_number(c) as u32)
                     .collect(),
@@ -438,13 +438,13 @@ fn compare_random_games(id: &str, rules: Rules, fen: &str, games: u64, plies: us
                 .legal_moves(&pos, &arbiter_rules::Budget::unlimited())
                 .unwrap();
             let m = moves[(next() % moves.len() as u64) as usize];
-            if m.piece == arbiter_rules::Kind::King {
+            if m.piece() == arbiter_rules::Kind::King {
                 king_moves += 1;
             }
             let id_of = (
-                v.square_number(m.from as usize) as u32,
-                v.square_number(m.to as usize) as u32,
-                m.captured
+                v.square_number(m.from() as usize) as u32,
+                v.square_number(m.to() as usize) as u32,
+                m.captured()
                     .iter()
                     .map(|c| v.square_number(c) as u32)
                     .collect::<BTreeSet<u32>>(),

@@ -257,9 +257,9 @@ fn brainking_random_games_agree_with_the_reference() {
                 .iter()
                 .map(|m| {
                     (
-                        v.square_name(m.from as usize),
-                        v.square_name(m.to as usize),
-                        m.captured.iter().map(|c| v.square_name(c)).collect(),
+                        v.square_name(m.from() as usize),
+                        v.square_name(m.to() as usize),
+                        m.captured().iter().map(|c| v.square_name(c)).collect(),
                     )
                 })
                 .collect();
@@ -299,7 +299,7 @@ fn brainking_random_games_agree_with_the_reference() {
             let d = found
                 .iter()
                 .find(|d| {
-                    d.mv.captured
+                    d.mv.captured()
                         .iter()
                         .map(name_of(v))
                         .collect::<BTreeSet<_>>()

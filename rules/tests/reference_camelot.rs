@@ -25,9 +25,9 @@ type Named = (String, String, BTreeSet<String>);
 /// The engine's move `m` in that form.
 fn engine_named(v: &Variant, m: &Move) -> Named {
     (
-        v.square_name(m.from as usize),
-        v.square_name(m.to as usize),
-        m.captured.iter().map(|c| v.square_name(c)).collect(),
+        v.square_name(m.from() as usize),
+        v.square_name(m.to() as usize),
+        m.captured().iter().map(|c| v.square_name(c)).collect(),
     )
 }
 

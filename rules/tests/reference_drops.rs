@@ -416,9 +416,9 @@ fn engine_moves(v: &Variant, fen: &str) -> BTreeSet<(String, String, BTreeSet<St
                 return ("pass".into(), "pass".into(), BTreeSet::new());
             }
             (
-                v.square_name(m.from as usize),
-                v.square_name(m.to as usize),
-                m.captured.iter().map(|c| v.square_name(c)).collect(),
+                v.square_name(m.from() as usize),
+                v.square_name(m.to() as usize),
+                m.captured().iter().map(|c| v.square_name(c)).collect(),
             )
         })
         .collect()

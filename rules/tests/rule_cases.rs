@@ -177,7 +177,7 @@ fn run_case(case: &Case) {
                             .unwrap_or_else(|| panic!("{ctx}: square {s}"))
                     })
                     .collect();
-                let got: BTreeSet<usize> = d.mv.captured.iter().collect();
+                let got: BTreeSet<usize> = d.mv.captured().iter().collect();
                 assert_eq!(got, want, "{ctx}: captured set of {m}");
                 let in_order: BTreeSet<usize> = d.captured.iter().copied().collect();
                 assert_eq!(in_order, want, "{ctx}: captured list of {m}");

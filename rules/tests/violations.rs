@@ -411,7 +411,7 @@ fn placements_and_passes_out_of_turn() {
     let other = pos
         .side_pieces(pos.side())
         .iter()
-        .find(|&c| !legal.iter().any(|m| m.from as usize == c))
+        .find(|&c| !legal.iter().any(|m| m.from() as usize == c))
         .expect("a piece the first removal may not take");
     let text = format!("x{}", v.square_str(other));
     check_at("hawaiian", &pos, &text, Violation::RemovalSquare);

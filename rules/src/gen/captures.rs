@@ -520,13 +520,13 @@ impl<'a, S: CellSet, const ROUTES: bool> Search<'a, S, ROUTES> {
                 rs.named.clear();
             }
         }
-        let m = Move {
-            from: self.from,
-            to: to as u8,
-            piece: self.start,
+        let m = Move::capture(
+            self.from as usize,
+            to,
+            self.start,
             becomes,
-            captured: seq.captured.to_bits(),
-        };
+            seq.captured.to_bits(),
+        );
         if !self.dedup {
             self.out.push(m);
             return;

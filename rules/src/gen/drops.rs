@@ -2,8 +2,8 @@
 //! stones in hand ([`crate::rules::Rules::stones_in_hand`]), its only moves are placing one of
 //! them on an empty point.
 //!
-//! A drop is written as a [`Move`] whose start and end are the cell it fills and whose
-//! captured set is empty ([`Move::is_drop`]); no other move has that shape.
+//! A drop is a [`Move::drop`]: its start and end are the cell it fills, and nothing is
+//! captured.
 
 use crate::bits::Bits;
 use crate::board::Board;
@@ -15,12 +15,6 @@ use crate::position::{Kind, Position};
 /// first drop, where the rules forbid it) into `out`.
 pub(crate) fn drops(board: &Board, pos: &Position, barred: Bits, out: &mut impl Sink) {
     out.cells(board.cells().minus(pos.occupied()).minus(barred), |cell| {
-        Move {
-            from: cell as u8,
-            to: cell as u8,
-            piece: Kind::Man,
-            becomes: Kind::Man,
-            captured: Bits::EMPTY,
-        }
+        Move::drop(cell, Kind::Man)
     });
 }

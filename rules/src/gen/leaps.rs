@@ -208,7 +208,7 @@ impl<'a> Leaps<'a> {
     fn drop_ending_in_castle(&mut self, before: usize) {
         let castle = self.own_castle;
         let mut kept: Vec<LeapMove> = self.found.drain(before..).collect();
-        kept.retain(|m| !castle.contains(m.mv.to as usize));
+        kept.retain(|m| !castle.contains(m.mv.to() as usize));
         self.found.extend(kept);
     }
 
@@ -357,13 +357,7 @@ impl<'a> Leaps<'a> {
                         .all(|(j, &s)| j.to as usize == s)
             }
         });
-        let mv = Move {
-            from: from as u8,
-            to: to as u8,
-            piece: self.kind,
-            becomes: self.kind,
-            captured,
-        };
+        let mv = Move::new(from, to, self.kind, self.kind, captured);
         let direct = self
             .legs
             .first()

@@ -1,9 +1,8 @@
 //! Opening removals (Konane, as BrainKing plays it): plies in which the side to move takes one
 //! of its own pieces off the board ([`crate::rules::OpeningRemoval`]).
 //!
-//! A removal is written as a [`Move`] whose start and end are the removed piece's cell and
-//! whose captured set is that cell ([`Move::is_removal`]); no other move has that shape, since
-//! a capture never takes the capturer's own cell.
+//! A removal is a [`Move::removal`]: its start and end are the removed piece's cell, and its
+//! captured set is that cell.
 
 use crate::bits::Bits;
 use crate::board::{Board, NONE};
@@ -37,13 +36,7 @@ pub(crate) fn removals(
                 .collect(),
         };
         for cell in pos.pieces(me, kind).intersect(allowed).iter() {
-            out.push(Move {
-                from: cell as u8,
-                to: cell as u8,
-                piece: kind,
-                becomes: kind,
-                captured: Bits::single(cell),
-            });
+            out.push(Move::removal(cell, kind));
         }
     }
 }

@@ -65,16 +65,13 @@ fn quiet_moves_of<S: CellSet, const RARE: bool>(
             };
             pieces = pieces.andn(S::from_bits(board.rank(far)));
         }
-        let step = |from: usize, to: usize| Move {
-            from: from as u8,
-            to: to as u8,
-            piece: kind,
-            becomes: if kind == Kind::Man && promo.has(to) {
+        let step = |from: usize, to: usize| {
+            let becomes = if kind == Kind::Man && promo.has(to) {
                 Kind::King
             } else {
                 kind
-            },
-            captured: Bits::EMPTY,
+            };
+            Move::step(from, to, kind, becomes)
         };
         match (pr.range, board.shifts()) {
             (Range::Step, Some(shifts)) => {

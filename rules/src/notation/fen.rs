@@ -7,7 +7,7 @@
 //! counters when the input had them ([`Variant::fen_counters`]).
 
 use crate::bits::{Bits, MAX_CELLS};
-use crate::moves::Move;
+use crate::moves::{Move, MoveKind};
 use crate::position::{Color, Kind, Position, Setup, KINDS};
 use crate::variant::{PositionError, Variant, FEN_ENTRY_BYTES, MAX_NAME_BYTES};
 
@@ -52,7 +52,11 @@ impl Counters {
     /// (a drop or removal included) or a capture and counts a king's quiet move; the move
     /// number goes up after the second mover's ply.
     pub fn after(self, variant: &Variant, mover: Color, m: &Move) -> Counters {
-        let man_move_or_capture = !m.is_pass() && (m.piece != Kind::King || m.is_capture());
+        let man_move_or_capture = match m.kind() {
+            MoveKind::Step => m.piece() != Kind::King,
+            MoveKind::Capture | MoveKind::Drop | MoveKind::Removal => true,
+            MoveKind::Pass => false,
+        };
         Counters {
             halfmoves: if man_move_or_capture {
                 0
@@ -443,7 +447,7 @@ impl Variant {
             let same = if color == parent.side() {
                 mv.is_pass()
             } else {
-                !mv.is_capture() || mv.is_removal()
+                !mv.is_capture()
             };
             match parent_fen.get(list.clone()) {
                 Some(text) if same => out.extend_from_slice(text),

@@ -192,10 +192,10 @@ impl MoveList {
 /// Whether a move of `found` shares its start and end with another (it is then written
 /// long): one sort of the (start, end) pairs, not a scan per move.
 fn shared_ends(found: &[Found]) -> impl Fn(&Found) -> bool {
-    let mut ends: Vec<(u8, u8)> = found.iter().map(|f| (f.mv.from, f.mv.to)).collect();
+    let mut ends: Vec<(u8, u8)> = found.iter().map(|f| (f.mv.from(), f.mv.to())).collect();
     ends.sort_unstable();
     move |f: &Found| {
-        let key = (f.mv.from, f.mv.to);
+        let key = (f.mv.from(), f.mv.to());
         let i = ends.partition_point(|e| *e < key);
         ends.get(i + 1) == Some(&key)
     }
@@ -304,7 +304,7 @@ impl Variant {
         let mut keys: Vec<u64> = entries
             .iter()
             .enumerate()
-            .map(|(i, e)| (square(e.mv.from) << 48) | (square(e.mv.to) << 32) | i as u64)
+            .map(|(i, e)| (square(e.mv.from()) << 48) | (square(e.mv.to()) << 32) | i as u64)
             .collect();
         keys.sort_unstable();
         let index = |k: &u64| (k & u64::from(u32::MAX)) as usize;
@@ -326,10 +326,10 @@ impl Variant {
     /// start and end but not the same captured pieces.
     fn order_cmp(&self, a: &Move, b: &Move) -> std::cmp::Ordering {
         let square = |c| self.order_square(c);
-        (square(a.from), square(a.to))
-            .cmp(&(square(b.from), square(b.to)))
+        (square(a.from()), square(a.to()))
+            .cmp(&(square(b.from()), square(b.to())))
             .then_with(|| {
-                if a.captured == b.captured {
+                if a.captured() == b.captured() {
                     std::cmp::Ordering::Equal
                 } else {
                     self.order_key(a).2.cmp(&self.order_key(b).2)
@@ -341,9 +341,14 @@ impl Variant {
     /// Where a move comes in the documented order of move lists (see [`Variant::describe`]).
     fn order_key(&self, mv: &Move) -> (u16, u16, Vec<u16>, bool) {
         let square = |c| self.order_square(c);
-        let mut captured: Vec<u16> = mv.captured.iter().map(|c| square(c as u8)).collect();
+        let mut captured: Vec<u16> = mv.captured().iter().map(|c| square(c as u8)).collect();
         captured.sort_unstable();
-        (square(mv.from), square(mv.to), captured, mv.is_promotion())
+        (
+            square(mv.from()),
+            square(mv.to()),
+            captured,
+            mv.is_promotion(),
+        )
     }
 
     /// Where a cell comes in move lists' order ([`Variant::square_order`]); no cell (a pass's
@@ -366,7 +371,7 @@ impl Variant {
         let f = &found[i];
         let shared = found
             .iter()
-            .filter(|o| o.mv.from == f.mv.from && o.mv.to == f.mv.to)
+            .filter(|o| o.mv.from() == f.mv.from() && o.mv.to() == f.mv.to())
             .count()
             > 1;
         self.describe_found(f, shared)
@@ -429,11 +434,11 @@ impl Variant {
         let text_from = text.len();
         // An opening removal, a pass, a drop: one text, one square at most.
         let single = if m.is_removal() {
-            Some(("x", Some(m.from), true))
+            Some(("x", Some(m.from()), true))
         } else if m.is_pass() {
             Some(("pass", None, false))
         } else if m.is_drop() {
-            Some(("*", Some(m.to), false))
+            Some(("*", Some(m.to()), false))
         } else {
             None
         };
@@ -456,7 +461,7 @@ impl Variant {
         let canters = f.route.as_ref().is_some_and(|r| {
             r.jumps
                 .iter()
-                .any(|j| !m.captured.contains(j.over as usize))
+                .any(|j| !m.captured().contains(j.over as usize))
         });
         let route_len = match &f.route {
             Some(r) => {
@@ -465,12 +470,12 @@ impl Variant {
                     r.jumps
                         .iter()
                         .map(|j| j.over as usize)
-                        .filter(|&c| m.captured.contains(c)),
+                        .filter(|&c| m.captured().contains(c)),
                 );
                 r.jumps.len() + 1
             }
             None => {
-                squares.extend([m.from as usize, m.to as usize]);
+                squares.extend([m.from() as usize, m.to() as usize]);
                 2
             }
         };
@@ -479,7 +484,7 @@ impl Variant {
             Some(r) if canters => {
                 text.push_str(self.square_str(r.from as usize));
                 for j in &r.jumps {
-                    text.push(if m.captured.contains(j.over as usize) {
+                    text.push(if m.captured().contains(j.over as usize) {
                         self.spec().capture_separator
                     } else {
                         '-'
@@ -496,7 +501,7 @@ impl Variant {
             };
         }
         let short_at = text.len() - text_from;
-        self.write_squares(&[m.from as usize, m.to as usize], m.is_capture(), text);
+        self.write_squares(&[m.from() as usize, m.to() as usize], m.is_capture(), text);
         MoveParts {
             route_len,
             short_at: Some(short_at),
@@ -592,7 +597,7 @@ impl Variant {
             let matching: Vec<usize> = (0..found.len())
                 .filter(|&i| {
                     let m = &found[i].mv;
-                    m.to as usize == to && self.board().xy(m.from as usize).0 == file
+                    m.to() as usize == to && self.board().xy(m.from() as usize).0 == file
                 })
                 .collect();
             return Ok((found, matching, false));
@@ -606,12 +611,12 @@ impl Variant {
                 && named.is_empty()
                 && found
                     .iter()
-                    .any(|f| f.mv.from as usize == from && f.mv.to as usize == to);
+                    .any(|f| f.mv.from() as usize == from && f.mv.to() as usize == to);
             return Ok((found, named, partial));
         }
         let (from, to) = (squares[0], squares[1]);
         let short: Vec<usize> = (0..found.len())
-            .filter(|&i| found[i].mv.from as usize == from && found[i].mv.to as usize == to)
+            .filter(|&i| found[i].mv.from() as usize == from && found[i].mv.to() as usize == to)
             .collect();
         Ok((found, short, false))
     }

@@ -337,8 +337,9 @@ impl Variant {
         };
         let rules = self.rules();
         let short = squares.len() == 2;
-        let names =
-            |f: &Found| f.named || (short && f.mv.from as usize == from && f.mv.to as usize == to);
+        let names = |f: &Found| {
+            f.named || (short && f.mv.from() as usize == from && f.mv.to() as usize == to)
+        };
         // The captures with no precedence: a text naming one lost on precedence (or on the
         // no-return rule, which the search does not apply).
         let mut free = rules.clone();
@@ -376,7 +377,7 @@ impl Variant {
             }
             if let Some(m) = quiet
                 .iter()
-                .find(|m| m.from as usize == from && m.to as usize == to)
+                .find(|m| m.from() as usize == from && m.to() as usize == to)
             {
                 if let Some(c) = capture {
                     return Ok(self.compulsory(&t, c));
@@ -421,7 +422,7 @@ impl Variant {
             Ok(Some(captured)) => {
                 if complete
                     .iter()
-                    .any(|f| f.mv.from as usize == from && f.mv.captured == captured)
+                    .any(|f| f.mv.from() as usize == from && f.mv.captured() == captured)
                 {
                     return Ok((
                         Violation::CaptureLanding,
@@ -434,9 +435,9 @@ impl Variant {
                     ));
                 }
                 if complete.iter().any(|f| {
-                    f.mv.from as usize == from
-                        && f.mv.captured.intersect(captured) == captured
-                        && f.mv.captured != captured
+                    f.mv.from() as usize == from
+                        && f.mv.captured().intersect(captured) == captured
+                        && f.mv.captured() != captured
                 }) {
                     return Ok((
                         Violation::CaptureIncomplete,
@@ -560,7 +561,7 @@ impl Variant {
             format!(
                 "{t} does not match any legal move; a capture is compulsory (the piece on {} \
                  can capture)",
-                self.square_str(capture.mv.from as usize)
+                self.square_str(capture.mv.from() as usize)
             ),
         )
     }
@@ -916,7 +917,7 @@ fn wrong_direction(t: &str, me: Color, kind: Kind, d: Dir, allowed: DirSet) -> V
 /// Whether `m` takes the piece the side to move moved last back to where it came from.
 fn returns(pos: &Position, m: &Move) -> bool {
     pos.last_move(pos.side())
-        .is_some_and(|(from, to)| m.from as usize == to && m.to as usize == from)
+        .is_some_and(|(from, to)| m.from() as usize == to && m.to() as usize == from)
 }
 
 fn index_of(p: &Precedence) -> usize {
@@ -933,14 +934,14 @@ fn lost_on(rules: &Rules, pos: &Position, f: &Found, found: &[Found]) -> Option<
     let them = pos.side().opponent();
     let kings = pos.pieces(them, Kind::King);
     let part = |x: &Found, p: &Precedence| -> u64 {
-        let captured = x.mv.captured;
+        let captured = x.mv.captured();
         match p {
             Precedence::Count => u64::from(captured.len()),
             Precedence::Value { man, king } => {
                 let k = captured.intersect(kings).len();
                 u64::from(captured.len() - k) * u64::from(*man) + u64::from(k) * u64::from(*king)
             }
-            Precedence::ByKing => u64::from(x.mv.piece == Kind::King),
+            Precedence::ByKing => u64::from(x.mv.piece() == Kind::King),
             Precedence::KingsCaptured => u64::from(captured.intersect(kings).len()),
             Precedence::KingsEarly => x.route.as_ref().map_or(0, |r| {
                 r.jumps

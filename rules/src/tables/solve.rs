@@ -21,7 +21,7 @@ use crate::bits::Bits;
 use crate::board::{Dir, DIRS, NONE};
 use crate::budget::Budget;
 use crate::material::Material;
-use crate::moves::Move;
+use crate::moves::{Move, MoveKind};
 use crate::position::Kind;
 use crate::rules::Range;
 use crate::variant::Variant;
@@ -310,15 +310,18 @@ fn examine(
     quiet.clear();
     let mut best_win: Option<u16> = None;
     for m in moves.iter() {
-        if m.captured.is_empty() && m.piece == m.becomes {
-            if m.from == m.to {
+        match m.kind() {
+            MoveKind::Drop | MoveKind::Pass => {
                 return Err(SolveError::Uncovered {
                     material: *material,
                     detail: "a move that is not a piece's move keeps the material".into(),
                 });
             }
-            quiet.push((m.from, m.to));
-            continue;
+            MoveKind::Step if m.piece() == m.becomes() => {
+                quiet.push((m.from(), m.to()));
+                continue;
+            }
+            _ => {}
         }
         let q = variant.play(&pos, m);
         let Some(v) = tables.probe(&q) else {
@@ -541,7 +544,7 @@ mod tests {
                         continue;
                     }
                     for mv in v.legal_moves(&pos, &Budget::unlimited()).unwrap() {
-                        if mv.captured.is_empty() && mv.piece == mv.becomes {
+                        if mv.captured().is_empty() && mv.piece() == mv.becomes() {
                             let q = v.play(&pos, &mv);
                             forward.push((i, ix.index(&q).unwrap()));
                             quiet_ok[i as usize] = true;

@@ -280,7 +280,7 @@ impl Variant {
                 .map(|mv| Found {
                     mv,
                     route: None,
-                    named: text == Some(&[mv.from as usize, mv.to as usize][..]),
+                    named: text == Some(&[mv.from() as usize, mv.to() as usize][..]),
                 })
                 .collect());
         }
@@ -351,7 +351,7 @@ impl Variant {
                 .map(|mv| Found {
                     mv,
                     route: None,
-                    named: text == Some(&[mv.from as usize, mv.to as usize][..]),
+                    named: text == Some(&[mv.from() as usize, mv.to() as usize][..]),
                 })
                 .collect();
         }
@@ -365,5 +365,5 @@ impl Variant {
 #[inline]
 fn returns(pos: &Position, m: &Move) -> bool {
     pos.last_move(pos.side())
-        .is_some_and(|(from, to)| m.from as usize == to && m.to as usize == from)
+        .is_some_and(|(from, to)| m.from() as usize == to && m.to() as usize == from)
 }

@@ -10,7 +10,7 @@ use crate::board::{Board, Corner, Dir, Squares};
 use crate::draws::DrawKind;
 use crate::ends::EndKind;
 use crate::gen::bulk::Bulk;
-use crate::moves::Move;
+use crate::moves::{Move, MoveKind};
 use crate::position::{Color, Kind, KingRun, Position, Setup, KINDS};
 use crate::rules::{Goal, OpeningRemoval, Rules};
 
@@ -785,37 +785,38 @@ impl Variant {
         let mut p = *pos;
         let me = pos.side as usize;
         let them = 1 - me;
-        // A pass, a drop or an opening removal (a capture route may also end where it
-        // started).
-        if m.from == m.to && (m.is_drop() || m.is_removal() || m.is_pass()) {
-            if m.is_pass() {
-            } else if m.is_drop() {
-                p.put(pos.side, Kind::Man, m.to as usize);
-                p.hand[me] -= 1;
-            } else {
-                p.take(pos.side, m.piece, m.from as usize);
+        // A pass, a drop or an opening removal: no piece moves on the board.
+        match m.kind() {
+            MoveKind::Step | MoveKind::Capture => {}
+            placement => {
+                if placement == MoveKind::Drop {
+                    p.put(pos.side, m.piece(), m.to() as usize);
+                    p.hand[me] -= 1;
+                } else if placement == MoveKind::Removal {
+                    p.take(pos.side, m.piece(), m.from() as usize);
+                }
+                p.king_run = [KingRun::default(); 2];
+                p.side = pos.side.opponent();
+                return p;
             }
-            p.king_run = [KingRun::default(); 2];
-            p.side = pos.side.opponent();
-            return p;
         }
-        p.take(pos.side, m.piece, m.from as usize);
+        p.take(pos.side, m.piece(), m.from() as usize);
         // The captured pieces first: under immediate removal a capture may end on the square
         // of a piece it took.
         if m.is_capture() {
-            p.take_all(pos.side.opponent(), m.captured);
+            p.take_all(pos.side.opponent(), m.captured());
         }
-        p.put(pos.side, m.becomes, m.to as usize);
+        p.put(pos.side, m.becomes(), m.to() as usize);
         if self.spec.rules.no_return {
-            p.last[me] = [m.from, m.to];
+            p.last[me] = [m.from(), m.to()];
             // A captured stone's last move no longer binds anything: forget it, so that the
             // position reads the same whichever way it was reached.
             let [_, their_to] = p.last[them];
-            if their_to != crate::board::NONE && m.captured.contains(their_to as usize) {
+            if their_to != crate::board::NONE && m.captured().contains(their_to as usize) {
                 p.last[them] = [crate::board::NONE; 2];
             }
         }
-        if self.leaps && self.castles[them].contains(m.from as usize) {
+        if self.leaps && self.castles[them].contains(m.from() as usize) {
             // A castle move: a step inside the enemy castle, the only move a piece there has.
             p.castle_moves[me] = p.castle_moves[me].saturating_add(1);
         }
@@ -823,21 +824,21 @@ impl Variant {
             let limit = self.spec.rules.king_quiet_limit;
             let has_men = !p.pieces(pos.side, Kind::Man).is_empty();
             let run = &mut p.king_run[me];
-            if m.piece == Kind::King && !m.is_capture() && has_men {
-                if run.count > 0 && run.cell == m.from {
+            if m.piece() == Kind::King && !m.is_capture() && has_men {
+                if run.count > 0 && run.cell == m.from() {
                     // Only "limit reached or not" matters: saturate, so that positions can
                     // repeat.
                     run.count = (run.count + 1).min(limit);
                 } else {
                     run.count = 1;
                 }
-                run.cell = m.to;
+                run.cell = m.to();
             } else {
                 // Men moved, a capture, or no men left (the rule no longer applies).
                 *run = KingRun::default();
             }
             let other = &mut p.king_run[them];
-            if other.count > 0 && m.captured.contains(other.cell as usize) {
+            if other.count > 0 && m.captured().contains(other.cell as usize) {
                 *other = KingRun::default();
             }
         }

@@ -210,8 +210,8 @@ impl Graph {
                             panic!(
                                 "{}: the move {}-{} of {} leads out of the enumeration",
                                 variant.id(),
-                                variant.square_name(mv.from as usize),
-                                variant.square_name(mv.to as usize),
+                                variant.square_name(mv.from() as usize),
+                                variant.square_name(mv.to() as usize),
                                 variant.fen(&p)
                             )
                         })

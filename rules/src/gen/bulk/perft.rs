@@ -424,16 +424,18 @@ pub(super) fn legal_moves_on<S: CellSet>(
     }
     Ok(out
         .into_iter()
-        .map(|m| crate::moves::Move {
-            from: t.layout.cell(m.from),
-            to: t.layout.cell(m.to),
-            piece: if m.king { Kind::King } else { Kind::Man },
-            becomes: if m.becomes_king {
-                Kind::King
-            } else {
-                Kind::Man
-            },
-            captured: t.layout.bits(m.captured),
+        .map(|m| {
+            crate::moves::Move::new(
+                t.layout.cell(m.from) as usize,
+                t.layout.cell(m.to) as usize,
+                if m.king { Kind::King } else { Kind::Man },
+                if m.becomes_king {
+                    Kind::King
+                } else {
+                    Kind::Man
+                },
+                t.layout.bits(m.captured),
+            )
         })
         .collect())
 }
