@@ -29,7 +29,7 @@ use actix_web::http::header;
 use actix_web::web::Bytes;
 use actix_web::{web, HttpRequest, HttpResponse};
 use futures_util::io::{AsyncRead, AsyncReadExt, BufReader};
-use futures_util::TryStreamExt;
+use futures_util::{FutureExt, TryStreamExt};
 use serde::Serialize;
 
 use crate::config::StreamLimits;
@@ -303,49 +303,65 @@ impl Judging {
                         format!("no byte of the request body came for {idle} s"),
                     )));
                 }
-                Ok(Err(e)) => {
-                    return Some(self.end_with(&ApiError::new(
-                        400,
-                        ProblemCode::InvalidEncoding,
-                        "Body could not be read",
-                        format!(
-                            "the request body could not be read or decoded as its \
-                             Content-Encoding says: {e}"
-                        ),
-                    )));
-                }
+                Ok(Err(e)) => return Some(self.end_with(&unreadable(e))),
                 Ok(Ok(0)) => {
                     self.eof = true;
                     self.records.finish();
                 }
                 Ok(Ok(n)) => {
-                    self.decoded += n as u64;
-                    let bytes = self.decoded.max(self.sent.get());
-                    if bytes > self.limits.max_bytes {
-                        let limit = self.limits.max_bytes;
-                        return Some(
-                            self.end_with(
-                                &ApiError::new(
-                                    413,
-                                    ProblemCode::PayloadTooLarge,
-                                    "Request body too large",
-                                    format!(
-                                        "a streamed PDN file has at most {limit} bytes, as sent \
-                                     and once decoded; the games before that point were judged"
-                                    ),
-                                )
-                                .with_limit("body", limit),
-                            ),
-                        );
+                    if let Err(e) = self.take(n) {
+                        return Some(self.end_with(&e));
                     }
-                    self.records.push(&self.read_buf[..n]);
+                    // The chunks already received are taken in the same turn. A body sent a
+                    // few bytes a chunk would otherwise cost a trip through the worker's queue
+                    // for each chunk, and a busy worker makes that trip take most of a second.
+                    let mut batch = n;
+                    while batch < READ_CHUNK && !self.eof {
+                        match self.reader.read(&mut self.read_buf).now_or_never() {
+                            None => break,
+                            Some(Err(e)) => return Some(self.end_with(&unreadable(e))),
+                            Some(Ok(0)) => {
+                                self.eof = true;
+                                self.records.finish();
+                            }
+                            Some(Ok(m)) => {
+                                batch += m;
+                                if let Err(e) = self.take(m) {
+                                    return Some(self.end_with(&e));
+                                }
+                            }
+                        }
+                    }
                     // A body whose bytes are all there (a compressed one above all) could keep
                     // this loop going without a line to write: let the worker's other
-                    // connections run between two reads.
-                    actix_web::rt::task::yield_now().await;
+                    // connections run between two batches.
+                    if batch >= READ_CHUNK {
+                        actix_web::rt::task::yield_now().await;
+                    }
                 }
             }
         }
+    }
+
+    /// Takes the `n` bytes just read into `read_buf`, within the stream's bound on bytes.
+    fn take(&mut self, n: usize) -> Result<(), ApiError> {
+        self.decoded += n as u64;
+        let bytes = self.decoded.max(self.sent.get());
+        if bytes > self.limits.max_bytes {
+            let limit = self.limits.max_bytes;
+            return Err(ApiError::new(
+                413,
+                ProblemCode::PayloadTooLarge,
+                "Request body too large",
+                format!(
+                    "a streamed PDN file has at most {limit} bytes, as sent and once decoded; \
+                     the games before that point were judged"
+                ),
+            )
+            .with_limit("body", limit));
+        }
+        self.records.push(&self.read_buf[..n]);
+        Ok(())
     }
 
     fn time_bound(&self) -> ApiError {
@@ -416,6 +432,16 @@ impl Judging {
             summary: self.records.summary(),
         })
     }
+}
+
+/// The problem of a body that cannot be read or decoded.
+fn unreadable(e: io::Error) -> ApiError {
+    ApiError::new(
+        400,
+        ProblemCode::InvalidEncoding,
+        "Body could not be read",
+        format!("the request body could not be read or decoded as its Content-Encoding says: {e}"),
+    )
 }
 
 fn json_line<T: Serialize>(value: &T) -> Bytes {

@@ -54,8 +54,8 @@ impl MoveInfo {
     ) -> MoveInfo {
         let names = |cells: &[usize]| cells.iter().map(|&c| v.square_name(c)).collect();
         MoveInfo {
-            from: (!d.mv.is_pass()).then(|| v.square_name(d.mv.from as usize)),
-            to: (!d.mv.is_pass()).then(|| v.square_name(d.mv.to as usize)),
+            from: (!d.mv.is_pass()).then(|| v.square_name(d.mv.from() as usize)),
+            to: (!d.mv.is_pass()).then(|| v.square_name(d.mv.to() as usize)),
             route: names(d.route),
             captured: names(d.captured),
             captures: if d.mv.is_removal() {
@@ -252,9 +252,9 @@ impl MovesAnswer {
             out.extend_from_slice(b",\"long\":");
             json_str(&mut out, d.long);
             out.extend_from_slice(b",\"from\":");
-            json_opt_square(&mut out, v, step.then_some(d.mv.from as usize));
+            json_opt_square(&mut out, v, step.then_some(d.mv.from() as usize));
             out.extend_from_slice(b",\"to\":");
-            json_opt_square(&mut out, v, step.then_some(d.mv.to as usize));
+            json_opt_square(&mut out, v, step.then_some(d.mv.to() as usize));
             out.extend_from_slice(b",\"route\":");
             json_squares(&mut out, v, d.route);
             out.extend_from_slice(b",\"captured\":");
