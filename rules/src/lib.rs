@@ -62,7 +62,8 @@ pub use draws::{DrawCode, DrawKind, DrawRule};
 pub use ends::{EndCode, EndKind, EndOutcome, EndRule};
 pub use moves::{Jump, Move, MoveKind, Route};
 pub use notation::fen::{Counters, FenError, FenErrorKind, FenLists};
-pub use notation::movetext::{DescribedMove, MoveError, MoveList, MoveView};
+pub use notation::listing::{DescribedMove, MoveList, MoveView};
+pub use notation::movetext::MoveError;
 
 pub use outcome::{
     judge, status, Claimable, IllegalMove, Judgement, Reason, Status, Tracker, Verdict,

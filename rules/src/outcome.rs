@@ -12,7 +12,8 @@ use crate::draws::{endgame_holds, DrawCode, DrawKind, Reset};
 use crate::ends::{EndCode, EndOutcome};
 use crate::material::Material;
 use crate::moves::{Move, MoveKind};
-use crate::notation::movetext::{DescribedMove, MoveError};
+use crate::notation::listing::DescribedMove;
+use crate::notation::movetext::MoveError;
 use crate::position::{Color, Kind, Position};
 use crate::variant::Variant;
 

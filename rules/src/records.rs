@@ -27,7 +27,8 @@
 
 use crate::budget::Budget;
 use crate::budget::GenError;
-use crate::notation::movetext::{DescribedMove, MoveError};
+use crate::notation::listing::DescribedMove;
+use crate::notation::movetext::MoveError;
 use crate::notation::pdn::{PdnNote, PdnNoteKind};
 use crate::notation::squares::parse_squares;
 use crate::outcome::{end_state, IllegalMove, Judgement, Status, Tracker, Verdict};

@@ -5,6 +5,7 @@
 //! (the legal moves written, move text read), and [`pdn`] (game files).
 
 pub mod fen;
+pub mod listing;
 pub mod movetext;
 pub mod pdn;
 pub mod squares;

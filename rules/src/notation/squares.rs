@@ -25,6 +25,26 @@ pub(crate) fn clip(s: &str) -> String {
 }
 
 impl Variant {
+    /// `ed4` / `e:d4`: a file letter, then the destination square (algebraic boards only).
+    pub(crate) fn file_short_form(&self, text: &str) -> Option<(u8, usize)> {
+        if !self.algebraic() {
+            return None;
+        }
+        let t = text.trim().trim_end_matches(['!', '?', '+', '#']);
+        let mut chars = t.chars();
+        let file = chars.next()?;
+        if !file.is_ascii_lowercase() || file as u8 - b'a' >= self.board().width() {
+            return None;
+        }
+        let rest = chars.as_str();
+        let rest = rest.strip_prefix([':', 'x']).unwrap_or(rest);
+        if !rest.starts_with(|c: char| c.is_ascii_lowercase()) {
+            return None;
+        }
+        let to = self.board().parse_algebraic(rest)?;
+        Some((file as u8 - b'a', to))
+    }
+
     /// Parses a square in numeric (in the variant's numbering) or algebraic form.
     pub fn parse_square(&self, s: &str) -> Option<usize> {
         let first = s.chars().next()?;
