@@ -252,6 +252,31 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// What a catalogue entry starts from, naming only what differs (`..Rules::BASE`): no
+    /// pieces, immediate removal, a man crowned in mid-capture passes on as a man, no capture
+    /// precedence, none of the special capture rules, no stones in hand, no king-move limit,
+    /// no castles, no end or draw rules, and a side without a move loses.
+    pub const BASE: Rules = Rules {
+        pieces: [PieceRules::ABSENT; KINDS],
+        removal: Removal::Immediate,
+        mid_capture_promotion: MidCapturePromotion::Pass,
+        precedence: Vec::new(),
+        no_reversal: false,
+        straight_captures: false,
+        capture_may_stop: false,
+        first_jump_along_moves: false,
+        no_return: false,
+        opening_removals: Vec::new(),
+        stones_in_hand: 0,
+        first_drop_off_goal: false,
+        far_rank_frozen: false,
+        king_quiet_limit: 0,
+        castles: None,
+        goal: Goal::NoMovesLoses,
+        ends: Vec::new(),
+        draws: Vec::new(),
+    };
+
     #[inline(always)]
     pub fn piece(&self, kind: Kind) -> &PieceRules {
         &self.pieces[kind as usize]

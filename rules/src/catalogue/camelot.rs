@@ -8,7 +8,7 @@ use crate::board::{Corner, DirSet, Squares};
 use crate::draws;
 use crate::ends;
 use crate::position::{Color, Kind};
-use crate::rules::{Castles, Goal, MidCapturePromotion, PieceRules, Range, Reach, Removal, Rules};
+use crate::rules::{Castles, PieceRules, Range, Reach, Rules};
 use crate::variant::{BoardShape, PromotionSquares, ResultStyle, Spec};
 
 /// The Cam board, files a-g and ranks 1-13 with the corners cut (67 squares): per rank, the
@@ -88,23 +88,10 @@ fn family_rules(
             PieceRules::ABSENT,
             knight,
         ],
-        removal: Removal::Immediate,
-        mid_capture_promotion: MidCapturePromotion::Pass,
-        precedence: vec![],
-        no_reversal: false,
-        straight_captures: false,
-        capture_may_stop: false,
-        first_jump_along_moves: false,
-        no_return: false,
-        opening_removals: vec![],
-        stones_in_hand: 0,
-        first_drop_off_goal: false,
-        far_rank_frozen: false,
-        king_quiet_limit: 0,
         castles: Some(castles),
-        goal: Goal::NoMovesLoses,
         ends,
         draws,
+        ..Rules::BASE
     }
 }
 

@@ -10,7 +10,7 @@ use crate::board::{Corner, Dir, DirSet};
 use crate::draws;
 use crate::ends;
 use crate::position::{Color, Kind};
-use crate::rules::{Goal, MidCapturePromotion, PieceRules, Range, Reach, Removal, Rules};
+use crate::rules::{Goal, PieceRules, Range, Reach, Rules};
 use crate::variant::{BoardShape, GraphBoard, PromotionSquares, ResultStyle, Spec};
 
 /// A stone: steps and jumps along `dirs`; a capture goes on while it can, turning freely.
@@ -75,21 +75,7 @@ fn rules(stones: u8, dirs: DirSet, goal: &'static str) -> Rules {
             PieceRules::ABSENT,
             PieceRules::ABSENT,
         ],
-        removal: Removal::Immediate,
-        mid_capture_promotion: MidCapturePromotion::Pass,
-        precedence: vec![],
-        no_reversal: false,
-        straight_captures: false,
-        capture_may_stop: false,
-        first_jump_along_moves: false,
-        no_return: false,
-        opening_removals: vec![],
         stones_in_hand: stones,
-        first_drop_off_goal: false,
-        far_rank_frozen: false,
-        king_quiet_limit: 0,
-        castles: None,
-        goal: Goal::NoMovesLoses,
         ends: ends::last_stone_goal(
             goal,
             "The Hungarian booklet Dámajátékok Hétpróbára and Salo's rules: capturing every \
@@ -102,6 +88,7 @@ fn rules(stones: u8, dirs: DirSet, goal: &'static str) -> Rules {
             "No source gives a draw rule; the catalogue's safety net is threefold repetition \
              (the position includes the stones in hand).",
         ),
+        ..Rules::BASE
     }
 }
 

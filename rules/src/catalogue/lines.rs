@@ -7,7 +7,7 @@ use crate::board::{Corner, Dir, DirSet};
 use crate::draws;
 use crate::ends;
 use crate::position::{Color, Kind};
-use crate::rules::{Goal, MidCapturePromotion, PieceRules, Range, Reach, Removal, Rules};
+use crate::rules::{PieceRules, Range, Reach, Rules};
 use crate::variant::{BoardShape, GraphBoard, PromotionSquares, ResultStyle, Spec};
 
 /// The 5×5 Alquerque board.
@@ -80,26 +80,12 @@ pub(super) fn specs() -> Vec<Spec> {
             PieceRules::ABSENT,
             PieceRules::ABSENT,
         ],
-        removal: Removal::Immediate,
-        mid_capture_promotion: MidCapturePromotion::Pass,
-        precedence: vec![],
-        no_reversal: false,
-        straight_captures: false,
-        capture_may_stop: false,
-        first_jump_along_moves: false,
-        no_return: false,
-        opening_removals: vec![],
-        stones_in_hand: 0,
-        first_drop_off_goal: false,
         far_rank_frozen: true,
-        king_quiet_limit: 0,
-        castles: None,
-        goal: Goal::NoMovesLoses,
-        ends: vec![],
         draws: draws::repetition_only(
             "No source gives a draw rule; the catalogue's safety net is threefold repetition \
              (sideways steps can loop).",
         ),
+        ..Rules::BASE
     };
     let brainking = Rules {
         pieces: [
@@ -129,9 +115,6 @@ pub(super) fn specs() -> Vec<Spec> {
             PieceRules::ABSENT,
             PieceRules::ABSENT,
         ],
-        stones_in_hand: 0,
-        first_drop_off_goal: false,
-        far_rank_frozen: false,
         ends: ends::occupy_goal(
             ["c5", "c1"],
             "The Hungarian booklet Dámajátékok Hétpróbára: the first player to occupy the \

@@ -85,20 +85,8 @@ fn diagonal(
         removal,
         mid_capture_promotion,
         precedence,
-        no_reversal: false,
-        straight_captures: false,
-        capture_may_stop: false,
-        first_jump_along_moves: false,
-        no_return: false,
-        opening_removals: vec![],
-        stones_in_hand: 0,
-        first_drop_off_goal: false,
-        far_rank_frozen: false,
-        king_quiet_limit: 0,
-        castles: None,
-        goal: Goal::NoMovesLoses,
-        ends: vec![],
         draws,
+        ..Rules::BASE
     }
 }
 

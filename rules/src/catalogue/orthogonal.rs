@@ -9,8 +9,8 @@ use crate::draws;
 use crate::ends;
 use crate::position::{Color, Kind};
 use crate::rules::{
-    Goal, Landing, MidCapturePromotion, OpeningRemoval, PieceRules, Precedence, Range, Reach,
-    Removal, Rules,
+    Landing, MidCapturePromotion, OpeningRemoval, PieceRules, Precedence, Range, Reach, Removal,
+    Rules,
 };
 use crate::variant::{BoardShape, PromotionSquares, ResultStyle, Spec};
 
@@ -109,21 +109,9 @@ pub(super) fn specs() -> Vec<Spec> {
             PieceRules::ABSENT,
             PieceRules::ABSENT,
         ],
-        removal: Removal::Immediate,
         mid_capture_promotion: MidCapturePromotion::KingContinue,
         precedence: vec![Precedence::Count],
         no_reversal: true,
-        straight_captures: false,
-        capture_may_stop: false,
-        first_jump_along_moves: false,
-        no_return: false,
-        opening_removals: vec![],
-        stones_in_hand: 0,
-        first_drop_off_goal: false,
-        far_rank_frozen: false,
-        king_quiet_limit: 0,
-        castles: None,
-        goal: Goal::NoMovesLoses,
         ends: ends::lone_pieces(
             "The Polish article \"Warcaby ortogonalne 8×8 – tureckie, Croda i Dameo\" \
              (Warcaby Tureckie) and the newer Wikipedia wording: the side left with a lone man \
@@ -135,6 +123,7 @@ pub(super) fn specs() -> Vec<Spec> {
             "Threefold repetition (alemanni, kish). kish's 50-move no-progress rule is not \
              applied.",
         ),
+        ..Rules::BASE
     };
     let croda = Rules {
         pieces: [
@@ -144,25 +133,12 @@ pub(super) fn specs() -> Vec<Spec> {
             PieceRules::ABSENT,
         ],
         removal: Removal::Deferred,
-        mid_capture_promotion: MidCapturePromotion::Pass,
         precedence: vec![Precedence::Count],
-        no_reversal: false,
-        straight_captures: false,
-        capture_may_stop: false,
-        first_jump_along_moves: false,
-        no_return: false,
-        opening_removals: vec![],
-        stones_in_hand: 0,
-        first_drop_off_goal: false,
-        far_rank_frozen: false,
-        king_quiet_limit: 0,
-        castles: None,
-        goal: Goal::NoMovesLoses,
-        ends: vec![],
         draws: draws::repetition_only(
             "Threefold repetition (jpneto); a draw by mutual impotence needs the players' \
              agreement.",
         ),
+        ..Rules::BASE
     };
     let gothic = Rules {
         pieces: [
@@ -185,26 +161,12 @@ pub(super) fn specs() -> Vec<Spec> {
             PieceRules::ABSENT,
             PieceRules::ABSENT,
         ],
-        removal: Removal::Immediate,
         mid_capture_promotion: MidCapturePromotion::End,
-        precedence: vec![],
-        no_reversal: false,
-        straight_captures: false,
-        capture_may_stop: false,
-        first_jump_along_moves: false,
-        no_return: false,
-        opening_removals: vec![],
-        stones_in_hand: 0,
-        first_drop_off_goal: false,
-        far_rank_frozen: false,
-        king_quiet_limit: 0,
-        castles: None,
-        goal: Goal::NoMovesLoses,
-        ends: vec![],
         draws: draws::repetition_only(
             "No draw rule in the sources (BrainKing: \"other rules as Checkers\"); the \
              catalogue applies threefold repetition, as for the other games of the family.",
         ),
+        ..Rules::BASE
     };
     let dameo = Rules {
         pieces: [
@@ -217,25 +179,12 @@ pub(super) fn specs() -> Vec<Spec> {
             PieceRules::ABSENT,
         ],
         removal: Removal::Deferred,
-        mid_capture_promotion: MidCapturePromotion::Pass,
         precedence: vec![Precedence::Count],
-        no_reversal: false,
-        straight_captures: false,
-        capture_may_stop: false,
-        first_jump_along_moves: false,
-        no_return: false,
-        opening_removals: vec![],
-        stones_in_hand: 0,
-        first_drop_off_goal: false,
-        far_rank_frozen: false,
-        king_quiet_limit: 0,
-        castles: None,
-        goal: Goal::NoMovesLoses,
-        ends: vec![],
         draws: draws::repetition_only(
             "Threefold repetition (jpneto; Freeling's \"mutual exhaustion of material\" needs \
              the players' agreement).",
         ),
+        ..Rules::BASE
     };
     let hawaiian = Rules {
         pieces: [
@@ -247,26 +196,13 @@ pub(super) fn specs() -> Vec<Spec> {
             PieceRules::ABSENT,
             PieceRules::ABSENT,
         ],
-        removal: Removal::Immediate,
-        mid_capture_promotion: MidCapturePromotion::Pass,
-        precedence: vec![],
-        no_reversal: false,
         straight_captures: true,
         capture_may_stop: true,
-        first_jump_along_moves: false,
-        no_return: false,
         opening_removals: vec![
             OpeningRemoval::Among(&["a8", "h1", "d5", "e4"]),
             OpeningRemoval::NextToEmpty(DirSet::ORTHOGONAL),
         ],
-        stones_in_hand: 0,
-        first_drop_off_goal: false,
-        far_rank_frozen: false,
-        king_quiet_limit: 0,
-        castles: None,
-        goal: Goal::NoMovesLoses,
-        ends: vec![],
-        draws: vec![],
+        ..Rules::BASE
     };
     vec![
         grid64(
