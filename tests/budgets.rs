@@ -188,6 +188,35 @@ fn the_most_canter_routes_fit_the_request_budget() {
     assert!(b.used() < DEFAULT_WORK_BUDGET / 2, "{} units", b.used());
 }
 
+/// A knight's charge canters on past the landings where it could capture, so it searches
+/// every canter route and every capture from every landing. On the same Cam lattice with
+/// Black men between the holes of the odd ranks (b5, d5, f5 and so on), every landing of the
+/// knight on those ranks offers a capture along the rank, and the canters between the ranks
+/// remain: the search counts each canter and each capture against the request's budget.
+#[test]
+fn charges_past_every_capture_are_counted_against_the_budget() {
+    let white = "c2,d2,e2,b3,d3,f3,a4,b4,c4,d4,e4,f4,g4,a6,b6,c6,d6,e6,f6,g6,a8,b8,c8,d8,e8,\
+                 f8,g8,a10,b10,c10,d10,e10,f10,g10,b11,d11,f11,c12,d12,e12,Nc7";
+    let cam = format!("W:W{white}:Bb5,d5,f5,b7,d7,f7,b9,d9,f9,d13");
+    let b = Budget::new(DEFAULT_WORK_BUDGET);
+    let started = Instant::now();
+    let got = arbiter::api::moves::list_moves(variant("cam").unwrap(), Some(&cam), &b);
+    eprintln!(
+        "Cam charges: {}, {} units, {:.3} s",
+        match &got {
+            Ok(m) => format!("{} moves", m.moves.len()),
+            Err(e) => format!("{:?}", e.problem().code),
+        },
+        b.used(),
+        started.elapsed().as_secs_f64()
+    );
+    let moves = got.unwrap();
+    // The knight can capture b7 and d7 where it stands, so every legal move captures: its
+    // captures and its charges.
+    assert!(moves.moves.len() > 10, "{} moves", moves.moves.len());
+    assert!(b.used() < DEFAULT_WORK_BUDGET / 2, "{} units", b.used());
+}
+
 /// On Camelot's 160 squares the same lattice, over the whole board (castles left empty), gives
 /// a knight more canter routes than any request could search: the search's per-position bound
 /// stops it within the request's budget, quickly (a 422 naming the bound).

@@ -64,11 +64,12 @@ fn engine_status(v: &Variant, pos: &Position) -> Option<Outcome> {
 
 /// Plays `games` random games through the reference, keeping the engine's position alongside,
 /// and compares at every ply: the move sets, the status, and the position each move leads to.
-/// Returns the positions compared, those with a capture, and the games decided.
-fn compare_random_games(g: Game, games: usize, seed: u64) -> (usize, usize, usize) {
+/// Returns the positions compared, those with a capture, those with a charge that canters on
+/// past a landing where it could capture, and the games decided.
+fn compare_random_games(g: Game, games: usize, seed: u64) -> (usize, usize, usize, usize) {
     let v = variant(g.id()).unwrap();
     let mut rng = seed | 1;
-    let (mut compared, mut with_captures, mut decided) = (0, 0, 0);
+    let (mut compared, mut with_captures, mut charges_past, mut decided) = (0, 0, 0, 0);
     for _ in 0..games {
         let mut p = g.start();
         let mut e = v.start();
@@ -94,6 +95,9 @@ fn compare_random_games(g: Game, games: usize, seed: u64) -> (usize, usize, usiz
             if moves.iter().any(|m| !m.captured.is_empty()) {
                 with_captures += 1;
             }
+            if moves.iter().any(|m| spec::cantered_past_a_jump(&p, m)) {
+                charges_past += 1;
+            }
             rng ^= rng << 13;
             rng ^= rng >> 7;
             rng ^= rng << 17;
@@ -117,7 +121,7 @@ fn compare_random_games(g: Game, games: usize, seed: u64) -> (usize, usize, usiz
             );
         }
     }
-    (compared, with_captures, decided)
+    (compared, with_captures, charges_past, decided)
 }
 
 #[test]
@@ -135,13 +139,20 @@ fn random_games_agree_with_the_reference() {
         (Game::Lovagcsata, 120, 20),
         (Game::Camelot, 60, 10),
     ] {
-        let (compared, captures, decided) = compare_random_games(g, games, 0x9e37_79b9_7f4a_7c15);
+        let (compared, captures, charges_past, decided) =
+            compare_random_games(g, games, 0x9e37_79b9_7f4a_7c15);
         eprintln!(
-            "{}: {compared} positions, {captures} with captures, {decided} games decided",
+            "{}: {compared} positions, {captures} with captures, {charges_past} with a charge \
+             past a capture, {decided} games decided",
             g.id()
         );
         assert!(compared > 5000, "{}: only {compared} positions", g.id());
         assert!(captures > 500, "{}: only {captures} with captures", g.id());
+        assert!(
+            charges_past >= 20,
+            "{}: only {charges_past} with a charge past a capture",
+            g.id()
+        );
         assert!(
             decided >= decided_at_least,
             "{}: only {decided} games decided",
@@ -261,12 +272,14 @@ fn perft_agrees_with_the_reference() {
 #[test]
 #[ignore = "the reference is slow: about 100 s a variant in release mode"]
 fn deep_perft_agrees_with_the_reference() {
-    // Depth 5 from both Cam starts: 540,673,731 (Cam) and 544,189,880 (the knights' game);
-    // depth 4 from Camelot's: 111,382,538.
+    // Depth 5 from both Cam starts: 540,731,667 (Cam) and 544,268,010 (the knights' game);
+    // depth 4 from Camelot's: 111,404,266. Every depth below is compared too.
     for (g, depth) in [(Game::Cam, 5), (Game::Lovagcsata, 5), (Game::Camelot, 4)] {
         let v = variant(g.id()).unwrap();
-        let r = spec::perft(&g.start(), depth);
-        eprintln!("{} perft({depth}) = {r}", g.id());
-        assert_eq!(perft(v, &v.start(), depth).unwrap(), r, "{}", g.id());
+        for d in 1..=depth {
+            let r = spec::perft(&g.start(), d);
+            eprintln!("{} perft({d}) = {r}", g.id());
+            assert_eq!(perft(v, &v.start(), d).unwrap(), r, "{} perft({d})", g.id());
+        }
     }
 }

@@ -160,6 +160,13 @@ const NO_REVISIT: &str =
     "No square may be landed on twice in one move, and the start square counts as landed on \
      (the Hungarian booklet's reading; the World Camelot Federation forbids only ending on the \
      start square). The same piece may be cantered over more than once.";
+const CHARGE: &str =
+    "A knight's charge: a knight canters, then captures, in one move; it never captures, then \
+     canters. A knight whose canter lands where it could capture must capture in that move \
+     (World Camelot Federation: it must jump unless it captures elsewhere in the same move; \
+     the Hungarian booklet: once its canters bring it where it can capture, the capture is \
+     compulsory): it captures from there, or canters on and captures further on, and may no \
+     longer end its move on a landing without capturing, the enemy castle included.";
 const OBLIGATION: &str =
     "Only captures a piece can make from where it stands oblige a side to capture; a capture \
      reachable only after a canter does not, but a knight's charge that captures fulfils the \
@@ -205,6 +212,7 @@ pub(super) fn specs() -> Vec<Spec> {
                 CANTER,
                 JUMP,
                 NO_REVISIT,
+                CHARGE,
                 OBLIGATION,
                 OWN_CASTLE,
                 ENEMY_CASTLE,
@@ -242,6 +250,7 @@ pub(super) fn specs() -> Vec<Spec> {
                 CANTER,
                 JUMP,
                 NO_REVISIT,
+                CHARGE,
                 OBLIGATION,
                 OWN_CASTLE,
                 ENEMY_CASTLE,
@@ -294,6 +303,7 @@ pub(super) fn specs() -> Vec<Spec> {
                 CANTER,
                 JUMP,
                 NO_REVISIT,
+                CHARGE,
                 OBLIGATION,
                 OWN_CASTLE,
                 "A piece that lands in the opponent's castle ends its move there and never \

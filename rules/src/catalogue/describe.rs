@@ -62,9 +62,10 @@ impl Variant {
                     "; canters: leaps over an adjacent piece of its own side onto the empty \
                      square behind it, as often as it likes in any direction, stopping on any \
                      landing (never compulsory, captures nothing); charges: canters, then \
-                     captures, in one move (a canter that lands where a capture is possible \
-                     must go on capturing); no square is landed on twice in one move, the start \
-                     square included"
+                     captures, in one move (never captures, then canters); once a canter lands \
+                     where a capture is possible the move must capture, there or after further \
+                     canters, and may no longer stop on a landing; no square is landed on twice \
+                     in one move, the start square included"
                 }
             };
             format!("{moves}; {caps}{halt}{leaps} (directions as seen by White)")

@@ -4,9 +4,12 @@
 //! A piece steps to an adjacent empty square, canters (leaps over an adjacent piece of its
 //! own side onto the empty square behind it, as often as it likes, stopping on any landing)
 //! or captures (leaps over an adjacent enemy piece, which is removed at once, and goes on
-//! while it can). A piece that may charge (a knight) canters and then captures in one move;
-//! once one of its canters lands where a capture is possible, it must capture. No square is
-//! landed on twice in one move, the start square included.
+//! while it can). A piece that may charge (a knight) canters and then captures in one move
+//! (never captures, then canters). Once one of its canters lands where a capture is possible,
+//! the move must capture: there, or further on after more canters (the World Camelot
+//! Federation's knight's charge: it must jump "unless it captures elsewhere in the same
+//! move"); it may no longer stop on a landing. No square is landed on twice in one move, the
+//! start square included.
 //!
 //! The capture obligation comes only from captures a piece can make from where it stands:
 //! then every legal move captures (capture sequences, and charges that capture). A piece of
@@ -242,7 +245,7 @@ impl<'a> Leaps<'a> {
         let visited = Bits::single(from);
         self.captures(from, visited, Bits::EMPTY)?;
         if pr.canter && (pr.charge || !captures_only) {
-            self.canters(from, visited, pr.charge)?;
+            self.canters(from, visited, pr.charge, false)?;
         }
         Ok(())
     }
@@ -261,8 +264,17 @@ impl<'a> Leaps<'a> {
         })
     }
 
-    /// Canters from `cell` (every landing a move of its own, unless a charge must go on).
-    fn canters(&mut self, cell: usize, visited: Bits, charge: bool) -> Result<(), GenError> {
+    /// Canters from `cell`: every landing is a move of its own, unless the move must capture
+    /// (`owed`: a landing of a charge before this one offered a capture). A charging piece
+    /// captures from every landing that offers a capture, and canters on from it too, owing a
+    /// capture from then on.
+    fn canters(
+        &mut self,
+        cell: usize,
+        visited: Bits,
+        charge: bool,
+        owed: bool,
+    ) -> Result<(), GenError> {
         let dirs = self.rules.piece(self.kind).captures[self.color as usize];
         for d in dirs.iter() {
             let [over, land] = self.board.jump(cell, d);
@@ -284,16 +296,18 @@ impl<'a> Leaps<'a> {
             });
             let visited = visited.union(Bits::single(land));
             if self.enemy_castle.contains(land) {
-                if !self.captures_only {
+                // The move ends here: a move that owes a capture may not.
+                if !self.captures_only && !owed {
                     self.emit(land, Bits::EMPTY);
                 }
-            } else if charge && self.can_capture(self.kind, land, visited) {
-                self.captures(land, visited, Bits::EMPTY)?;
             } else {
-                if !self.captures_only {
+                let offers = charge && self.can_capture(self.kind, land, visited);
+                if offers {
+                    self.captures(land, visited, Bits::EMPTY)?;
+                } else if !self.captures_only && !owed {
                     self.emit(land, Bits::EMPTY);
                 }
-                self.canters(land, visited, charge)?;
+                self.canters(land, visited, charge, owed || offers)?;
             }
             self.legs.pop();
         }

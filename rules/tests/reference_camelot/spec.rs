@@ -15,8 +15,13 @@
 //!    may stop at any landing.
 //! 4. Jump: over an adjacent enemy to an empty cell; the enemy is removed at
 //!    once; the sequence must be continued while a jump is available.
-//! 5. Charge (knights only): canter(s) then jump(s). A knight's canter landing
-//!    from which a jump is available forces the jump (no stop, no further canter).
+//! 5. Charge (knights only): canter(s) then jump(s), never jump(s) then canter(s).
+//!    A knight whose canter lands where a jump is available must jump "unless it
+//!    captures elsewhere in the same move" (World Camelot Federation): it may jump
+//!    from there or canter on, but a move of a knight one of whose canter landings
+//!    offered a jump must capture. Only canter landings count (the start square is
+//!    no landing; a jump from it is rule 7's business). A landing on the
+//!    opponent's castle ends the move (rule 9) and offers nothing.
 //! 6. No cell may be landed on twice; the start cell counts as visited.
 //! 7. If any piece can jump directly, the move must capture (jump or capturing
 //!    charge).
@@ -441,6 +446,8 @@ struct Gen<'a> {
     route: Vec<usize>,
     legs: Vec<Leg>,
     captured: Vec<usize>,
+    /// How many canter landings of the current route offered the knight a jump.
+    offered: usize,
     out: Vec<Move>,
 }
 
@@ -462,11 +469,16 @@ impl<'a> Gen<'a> {
             route: Vec::new(),
             legs: Vec::new(),
             captured: Vec::new(),
+            offered: 0,
             out: Vec::new(),
         }
     }
 
     fn emit(&mut self) {
+        if self.offered > 0 && self.captured.is_empty() {
+            // Rule 5: a jump was offered on the way, and this move does not capture.
+            return;
+        }
         let to = *self.route.last().expect("non-empty route");
         let captured: BTreeSet<usize> = self.captured.iter().copied().collect();
         self.out.push(Move {
@@ -546,18 +558,29 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// Every canter route from `cur`, each landing a candidate end (rule 3); a
+    /// knight may also start jumping from any landing where a jump is available
+    /// (rule 5). `emit` drops the ends rule 5 forbids.
     fn canter_dfs(&mut self, cur: usize) {
         for (_over, land) in self.canters_from(cur) {
             self.visited[land] = true;
             self.route.push(land);
             self.legs.push(Leg::Canter);
             if self.opp_castle(land) {
-                self.emit(); // ends here, no forced charge
-            } else if self.kind == Kind::Knight && !self.jumps_from(land).is_empty() {
-                self.jump_dfs(land); // forced charge
+                self.emit(); // the move ends here (rule 9)
             } else {
+                let offers = self.kind == Kind::Knight && !self.jumps_from(land).is_empty();
+                if offers {
+                    self.offered += 1;
+                }
                 self.emit(); // stop here ...
+                if offers {
+                    self.jump_dfs(land); // ... or charge from here ...
+                }
                 self.canter_dfs(land); // ... or canter on
+                if offers {
+                    self.offered -= 1;
+                }
             }
             self.legs.pop();
             self.route.pop();
@@ -629,6 +652,20 @@ pub fn piece_moves(pos: &Position, from: usize) -> Vec<Move> {
     let mut out = Vec::new();
     add_unique(&mut out, g.out);
     out
+}
+
+/// Whether `m`, a legal move of `pos`, is a knight's charge that cantered on past a canter
+/// landing where a jump was available (what rule 5 allows when the move then captures).
+pub fn cantered_past_a_jump(pos: &Position, m: &Move) -> bool {
+    let Some(last_canter) = m.legs.iter().rposition(|l| *l == Leg::Canter) else {
+        return false;
+    };
+    let mut g = Gen::new(pos, m.from);
+    (0..last_canter).any(|i| {
+        let land = m.route[i];
+        g.visited[land] = true;
+        !g.opp_castle(land) && !g.jumps_from(land).is_empty()
+    })
 }
 
 /// Does the piece on `from` have a direct jump (rule 7)?
@@ -1124,6 +1161,51 @@ mod tests {
         // captures and stays legal. Nothing else is.
         let p = pos(Game::Cam, "W:WNc4,c5,a4:Bd7,a5,a10");
         assert_eq!(list(&p), vec!["a4-a6xa5", "c4-e8xd7"]);
+    }
+
+    #[test]
+    fn charge_may_canter_past_a_jump_and_capture_further_on() {
+        // The catalogue's example (Cam, Black to move). Black c6 can jump b6
+        // where it stands, so Black must capture. The knight d7 canters over d6
+        // to d5, where it could jump c4 (to b3); it canters on over c6 to b7,
+        // then jumps b6 (to b5) and c4 (to d3): d7-d5-b7xb5xd3 takes b6 and c4.
+        // The direct d7-b5xd3 (canter over c6 to b5, jump c4) takes c4 alone.
+        let p = pos(Game::Cam, "B:WNa4,c4,b6:Bc6,d6,Nd7,g9,b10,Nc10,f10");
+        assert!(has(&p, "d7-d3xc4xb6"));
+        assert!(has(&p, "d7-d3xc4"));
+        assert!(has(&p, "d7-b3xc4"));
+        let m = legal_moves(&p)
+            .into_iter()
+            .find(|m| m.from == sq(Game::Cam, "d7") && m.captured.len() == 2)
+            .unwrap();
+        assert_eq!(m.notation(Game::Cam), "d7-d5-b7xb5xd3");
+        assert!(cantered_past_a_jump(&p, &m));
+        let direct = legal_moves(&p)
+            .into_iter()
+            .filter(|m| m.from == sq(Game::Cam, "d7") && m.captured.len() == 1)
+            .collect::<Vec<_>>();
+        assert_eq!(direct.len(), 3);
+        assert!(direct.iter().all(|m| !cantered_past_a_jump(&p, m)));
+    }
+
+    #[test]
+    fn charge_may_not_stop_once_a_jump_was_offered() {
+        // Cam, no capture obligation (no White piece next to a Black one it can
+        // jump: c7's jump over d7 lands on e7, taken). Knight c4 canters over
+        // c5 to c6, where it could jump d7 to e8. It may canter on over c7 to
+        // c8 (c8's jump over d7 would land on e6, taken), but it may not stop
+        // there: the move must capture. b9 to jump from c8 (to a10) makes a
+        // capture further on.
+        let p = pos(Game::Cam, "W:WNc4,c5,c7:Bd7,e7,e6,g10");
+        assert!(!has(&p, "c4-c6") && !has(&p, "c4-c8"));
+        assert!(has(&p, "c4-e8xd7") && has(&p, "c4-d4"));
+        let p = pos(Game::Cam, "W:WNc4,c5,c7:Bd7,e7,e6,b9,g10");
+        assert!(!has(&p, "c4-c6") && !has(&p, "c4-c8"));
+        assert!(has(&p, "c4-e8xd7") && has(&p, "c4-a10xb9"));
+        // A man there: canters stop anywhere, and it never captures after one.
+        let p = pos(Game::Cam, "W:Wc4,c5,c7:Bd7,e7,e6,b9,g10");
+        assert!(has(&p, "c4-c6") && has(&p, "c4-c8"));
+        assert!(list(&p).iter().all(|m| !m.contains('x')));
     }
 
     #[test]
