@@ -200,7 +200,7 @@ fn charges_past_every_capture_are_counted_against_the_budget() {
     let cam = format!("W:W{white}:Bb5,d5,f5,b7,d7,f7,b9,d9,f9,d13");
     let b = Budget::new(DEFAULT_WORK_BUDGET);
     let started = Instant::now();
-    let got = arbiter::api::moves::list_moves(variant("cam").unwrap(), Some(&cam), &b);
+    let got = arbiter::ops::moves::list_moves(variant("cam").unwrap(), Some(&cam), &b);
     eprintln!(
         "Cam charges: {}, {} units, {:.3} s",
         match &got {
