@@ -121,6 +121,7 @@ pub(super) fn specs() -> Vec<Spec> {
              opponent's last point wins. The goal points c5 (White's) and c1 (Black's) are a \
              reconstruction (the booklet's board figure is lost).",
         ),
+        far_rank_frozen: false,
         ..alquerque.clone()
     };
     vec![
