@@ -416,3 +416,58 @@ fn placements_and_passes_out_of_turn() {
     let text = format!("x{}", v.square_str(other));
     check_at("hawaiian", &pos, &text, Violation::RemovalSquare);
 }
+
+// The Camelot family (World Camelot Federation rules: plain moves, canters over own pieces,
+// jumps over enemy pieces, the knight's charge; no square landed on twice in one move).
+
+#[test]
+fn cam_leaps_explain_themselves() {
+    // Black to move: the knight on d7 can charge (d7-b5xd3, d7-d5-b7xb5xd3...), and the man on
+    // c6 can jump b6 (c6xa6), so every legal move captures.
+    let p = "B:WNa4,c4,b6:Bc6,d6,Nd7,g9,b10,Nc10,f10";
+    // Its canter over d6 lands on d5, next to c4 with b3 empty behind: it must capture.
+    check("cam", p, "d7-d5", Violation::CaptureCompulsory);
+    // Cantering on over c6 to b7 does not discharge that: the move still captures nothing.
+    check("cam", p, "d7-d5-b7", Violation::CaptureCompulsory);
+    // The charge takes b6 and stops on b5, from where it can jump c4 to d3: it must go on.
+    check("cam", p, "d7-d5-b7xb5", Violation::CaptureIncomplete);
+    // e7 is empty: there is nothing to leap over towards f7.
+    check("cam", p, "d7-f7", Violation::NothingToCapture);
+    // d5 back over d6 lands on d7, the start square: no square twice in one move.
+    check("cam", p, "d7-d5-d7", Violation::NotAMoveOfThePiece);
+    // A step is a whole move: d7-e8 then on is no move.
+    check("cam", p, "d7-e8-e10", Violation::NotAMoveOfThePiece);
+    // A jump goes over the adjacent square only: d7 to d4 is neither a step nor a leap.
+    check("cam", p, "d7-d4", Violation::TooFar);
+    // The man on c6 jumps b6 and lands on a6; a man never canters after a capture, and no
+    // piece does: a6 back over... a6-a8 would leap over a7, which is empty.
+    check("cam", p, "c6xa6-a8", Violation::NothingToCapture);
+}
+
+#[test]
+fn cam_charges_and_canters() {
+    // No capture from where any piece stands, so no move must capture; but the knight's canter
+    // over d6 lands on d5, next to c4 with b3 empty behind it, and then the move must capture.
+    check(
+        "cam",
+        "B:WNa4,c4:Bd6,Nd7,g9",
+        "d7-d5",
+        Violation::CaptureCompulsory,
+    );
+    // A man canters or captures, never both in one move: the man on c6 canters over d6 to e6,
+    // then would jump f6 to g6.
+    check(
+        "cam",
+        "B:WNa4,f6:Bc6,d6,Nd7,g9",
+        "c6-e6xg6",
+        Violation::NotAMoveOfThePiece,
+    );
+    // Never a capture, then a canter: the knight on d7 jumps e6 to f5, then would canter over
+    // its own man on e4 to d3.
+    check(
+        "cam",
+        "B:WNa4,e6:Bd6,Nd7,e4,g9",
+        "d7xf5-d3",
+        Violation::NotAMoveOfThePiece,
+    );
+}

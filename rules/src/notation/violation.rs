@@ -18,7 +18,7 @@
 //! generation it is.
 
 use crate::bits::Bits;
-use crate::board::{Dir, DirSet};
+use crate::board::{Dir, DirSet, NONE};
 use crate::budget::{Budget, GenError};
 use crate::gen::{self, DEFAULT_CAPTURE_LIMIT};
 use crate::moves::Move;
@@ -335,6 +335,9 @@ impl Variant {
             }
             Some((_, k)) => k,
         };
+        if self.leaps {
+            return Ok(self.leap_verdict(pos, &t, &squares, kind, found, partial_route));
+        }
         let rules = self.rules();
         let short = squares.len() == 2;
         let names = |f: &Found| {
@@ -467,6 +470,248 @@ impl Variant {
             Violation::NotALegalMove,
             format!("{t} does not match any legal move"),
         ))
+    }
+
+    /// The verdict on a move text of a game whose pieces canter (the Camelot family, see
+    /// [`crate::gen::leaps`]), read landing by landing: a step is a whole move; a leap goes
+    /// over an adjacent piece onto the empty square right behind it, over an own piece (a
+    /// canter) or an enemy one (a capture); a man does one or the other, a knight may canter
+    /// and then capture (the charge), never the other way round; a knight whose canter lands
+    /// where it can capture must capture in this move; no square is landed on twice; a move
+    /// ends in the enemy castle; a piece never enters its own castle, and one standing in it
+    /// must leave it now.
+    fn leap_verdict(
+        &self,
+        pos: &Position,
+        t: &str,
+        squares: &[usize],
+        kind: Kind,
+        found: &[Found],
+        partial_route: bool,
+    ) -> Verdict {
+        let board = self.board();
+        let me = pos.side();
+        let c = me as usize;
+        let pr = self.rules().piece(kind);
+        let own = pos.side_pieces(me);
+        let enemy = pos.side_pieces(me.opponent());
+        let own_castle = self.castle(me);
+        let enemy_castle = self.castle(me.opponent());
+        let name = |c: usize| self.square_str(c).to_string();
+        let (from, to) = (squares[0], squares[squares.len() - 1]);
+        let capture = found.iter().find(|f| f.mv.is_capture());
+        if enemy_castle.contains(from) && !enemy_castle.contains(to) {
+            return (
+                Violation::NotAMoveOfThePiece,
+                format!(
+                    "{t}: the piece on {} stands in the enemy castle, which it never leaves",
+                    name(from)
+                ),
+            );
+        }
+        if let Some(held) = own
+            .intersect(own_castle)
+            .iter()
+            .find(|&x| x != from && !own_castle.contains(from))
+        {
+            return (
+                Violation::NotALegalMove,
+                format!(
+                    "{t}: the piece on {} stands in its own castle, and must leave it this move",
+                    name(held)
+                ),
+            );
+        }
+        if squares.len() == 2 && from == to {
+            return (
+                Violation::NotAMoveOfThePiece,
+                format!("{t} does not move the piece"),
+            );
+        }
+        // The text's landings in order: what each leap goes over, and what the move owes.
+        let mut at = from;
+        let mut visited = Bits::single(from);
+        let mut captured = Bits::EMPTY;
+        let mut cantered = false;
+        let mut owed: Option<usize> = None;
+        // Whether the piece, having landed on `cell` (after the landings `visited`), can
+        // capture from there.
+        let can_capture = |cell: usize, visited: Bits, captured: Bits| {
+            pr.captures[c].iter().any(|d| {
+                let [over, land] = board.jump(cell, d);
+                over != NONE
+                    && enemy.contains(over as usize)
+                    && !captured.contains(over as usize)
+                    && !visited.contains(land as usize)
+                    && (!pos.occupied().contains(land as usize)
+                        || captured.contains(land as usize)
+                        || land as usize == from)
+            })
+        };
+        for (i, &next) in squares[1..].iter().enumerate() {
+            let last = i + 2 == squares.len();
+            let Some(d) = board.direction(at, next) else {
+                return not_on_a_line(t, &name(at), &name(next));
+            };
+            if board.next(at, d) as usize == next {
+                if squares.len() > 2 {
+                    return (
+                        Violation::NotAMoveOfThePiece,
+                        format!(
+                            "{t}: {}-{} is a step, which is a whole move; a move goes on only by \
+                             leaps over adjacent pieces",
+                            name(at),
+                            name(next)
+                        ),
+                    );
+                }
+                if pos.occupied().contains(next) {
+                    return taken(t, &name(next));
+                }
+                if !pr.moves[c].contains(d) {
+                    return wrong_direction(t, me, kind, d, pr.moves[c]);
+                }
+                if own_castle.contains(next) {
+                    return (
+                        Violation::NotAMoveOfThePiece,
+                        format!("{t}: a piece never enters its own castle ({})", name(next)),
+                    );
+                }
+                break;
+            }
+            let [over, land] = board.jump(at, d);
+            if land as usize != next {
+                return (
+                    Violation::TooFar,
+                    format!(
+                        "{t}: a piece steps to an adjacent square, or leaps over an adjacent \
+                         piece onto the square right behind it; {} is neither from {}",
+                        name(next),
+                        name(at)
+                    ),
+                );
+            }
+            let over = over as usize;
+            if !pr.captures[c].contains(d) {
+                return wrong_direction(t, me, kind, d, pr.captures[c]);
+            }
+            if visited.contains(next) {
+                return (
+                    Violation::NotAMoveOfThePiece,
+                    format!(
+                        "{t}: the piece lands on {} twice; a move lands on no square twice, its \
+                         start included",
+                        name(next)
+                    ),
+                );
+            }
+            if over == from || !pos.occupied().contains(over) {
+                return (
+                    Violation::NothingToCapture,
+                    format!(
+                        "{t}: there is no piece on {} to leap over from {}",
+                        name(over),
+                        name(at)
+                    ),
+                );
+            }
+            if captured.contains(over) {
+                return (
+                    Violation::PieceCapturedTwice,
+                    format!("{t}: the piece on {} was captured already", name(over)),
+                );
+            }
+            if pos.occupied().contains(next) && !captured.contains(next) {
+                return taken(t, &name(next));
+            }
+            if own.contains(over) {
+                if !captured.is_empty() {
+                    return (
+                        Violation::NotAMoveOfThePiece,
+                        format!(
+                            "{t}: after a capture the piece only captures; it may not canter \
+                             on over its own piece on {}",
+                            name(over)
+                        ),
+                    );
+                }
+                if !pr.canter {
+                    return (
+                        Violation::NotAMoveOfThePiece,
+                        format!("{t}: a {} does not canter", kind.name()),
+                    );
+                }
+                if own_castle.contains(next) {
+                    return (
+                        Violation::NotAMoveOfThePiece,
+                        format!("{t}: a piece never enters its own castle ({})", name(next)),
+                    );
+                }
+                cantered = true;
+                visited = visited.union(Bits::single(next));
+                if owed.is_none() && pr.charge && can_capture(next, visited, captured) {
+                    owed = Some(next);
+                }
+            } else {
+                if cantered && !pr.charge {
+                    return (
+                        Violation::NotAMoveOfThePiece,
+                        format!(
+                            "{t}: a {} either canters or captures; only a knight canters and \
+                             then captures in one move (the knight's charge)",
+                            kind.name()
+                        ),
+                    );
+                }
+                captured = captured.union(Bits::single(over));
+                visited = visited.union(Bits::single(next));
+            }
+            if enemy_castle.contains(next) && !last {
+                return (
+                    Violation::NotAMoveOfThePiece,
+                    format!(
+                        "{t}: the piece lands in the enemy castle on {}, where its move ends",
+                        name(next)
+                    ),
+                );
+            }
+            at = next;
+        }
+        if !captured.is_empty() && !enemy_castle.contains(to) && can_capture(to, visited, captured)
+        {
+            return (
+                Violation::CaptureIncomplete,
+                format!("{t} stops the capture on {}, but it must go on", name(to)),
+            );
+        }
+        if captured.is_empty() {
+            if let Some(x) = owed {
+                return (
+                    Violation::CaptureCompulsory,
+                    format!(
+                        "{t}: the knight's canter lands on {}, where it can capture, so the \
+                         move must capture (there, or after more canters)",
+                        name(x)
+                    ),
+                );
+            }
+            if let Some(f) = capture {
+                return self.compulsory(t, f);
+            }
+        }
+        if partial_route {
+            return (
+                Violation::CaptureRoute,
+                format!(
+                    "{t} does not name the route of a legal move: a long form gives every \
+                     landing, in order"
+                ),
+            );
+        }
+        (
+            Violation::NotALegalMove,
+            format!("{t} does not match any legal move"),
+        )
     }
 
     /// The verdict on a text while placements are due, or on a placement text when they are
