@@ -5,6 +5,14 @@
 //! between the playable ones; a point on point-and-line boards, with its lines, step-only
 //! links dashed), the pieces on their cells, and optionally a move's route, the board turned
 //! round, and the square names. A board added to the catalogue is drawn without new code.
+//!
+//! Every playable cell is one element with `class="cell …"` and `data-square` (its name in
+//! the variant's notation), so that a page can find and mark it: a square is
+//! `cell dark` on a checkered board, `cell even` or `cell odd` (two shades, alternating, with
+//! a border) on a board whose every square is played, with `castle` added on a castle square
+//! and `data-castle` naming its side; a point is `cell point`. The squares of a checkered
+//! board that are not played are `light`, without `data-square`. Each piece is a
+//! `<g class="piece …">` with the `data-square` of its cell.
 
 use std::fmt::Write as _;
 
@@ -136,7 +144,8 @@ impl Drawing<'_> {
             self.pos.side().name()
         );
         s.push_str(
-            "<style>.light{fill:#f0d9b5}.dark{fill:#b58863}.cell{fill:#e8c99a}.castle{fill:#8fb07a}\
+            "<style>.light{fill:#f0d9b5}.dark{fill:#b58863}.even{fill:#ecd2a6}.odd{fill:#dcbb88}\
+             .even,.odd{stroke:#6b4a26;stroke-width:1}.castle{fill:#8fb07a}\
              .line{stroke:#5a3d1e;stroke-width:2}.step-only{stroke:#5a3d1e;stroke-width:2;\
              stroke-dasharray:6 4;fill:none}.point{fill:#5a3d1e}.from,.to{fill:#e6d52c;\
              fill-opacity:.55}.route{stroke:#2c6fe6;stroke-width:4;fill:none;\
@@ -173,7 +182,7 @@ impl Drawing<'_> {
     }
 
     /// Grid boards: a square per cell; checkered boards also get their light squares, castle
-    /// squares (the Camelot family) their own colour.
+    /// squares (the Camelot family) their own colour, full boards two shades and borders.
     fn grid_board(&self, s: &mut String) {
         let (w, h) = self.size();
         let b = self.v.board();
@@ -182,29 +191,41 @@ impl Drawing<'_> {
         for y in 0..h {
             for x in 0..w {
                 let cell = b.at(x as i32, y as i32);
-                let castle = cell.is_some_and(|c| {
+                let castle = cell.and_then(|c| {
                     Color::BOTH
                         .into_iter()
-                        .any(|side| self.v.castle(side).contains(c))
+                        .find(|&side| self.v.castle(side).contains(c))
                 });
-                let class = match (cell, checkered) {
-                    (Some(_), true) => "dark",
-                    (Some(_), false) if castle => "cell castle",
-                    (Some(_), false) => {
-                        if (x + y) % 2 == 0 {
-                            "cell dark"
-                        } else {
-                            "cell light"
-                        }
-                    }
-                    (None, true) => "light",
-                    (None, false) => continue,
-                };
                 let (px, py) = self.at(x, y);
+                let Some(cell) = cell else {
+                    if checkered {
+                        let _ = write!(
+                            s,
+                            "<rect class=\"light\" x=\"{px}\" y=\"{py}\" width=\"{CELL}\" \
+                             height=\"{CELL}\"/>"
+                        );
+                    }
+                    continue;
+                };
+                // Every square of a full board is played: two shades, alternating, and a
+                // border, so that files and ranks can be counted.
+                let shade = if checkered {
+                    "dark"
+                } else if (x + y) % 2 == 0 {
+                    "odd"
+                } else {
+                    "even"
+                };
                 let _ = write!(
                     s,
-                    "<rect class=\"{class}\" x=\"{px}\" y=\"{py}\" width=\"{CELL}\" \
-                     height=\"{CELL}\"/>"
+                    "<rect class=\"cell {shade}{}\" data-square=\"{}\"{} x=\"{px}\" \
+                     y=\"{py}\" width=\"{CELL}\" height=\"{CELL}\"/>",
+                    if castle.is_some() { " castle" } else { "" },
+                    esc(&self.v.square_name(cell)),
+                    castle.map_or(String::new(), |side| format!(
+                        " data-castle=\"{}\"",
+                        side.name()
+                    )),
                 );
             }
         }
@@ -290,7 +311,12 @@ impl Drawing<'_> {
         }
         for cell in b.cells().iter() {
             let (x, y) = self.centre(cell);
-            let _ = write!(s, "<circle class=\"point\" cx=\"{x}\" cy=\"{y}\" r=\"4\"/>");
+            let _ = write!(
+                s,
+                "<circle class=\"cell point\" data-square=\"{}\" cx=\"{x}\" cy=\"{y}\" \
+                 r=\"4\"/>",
+                esc(&self.v.square_name(cell))
+            );
             if self.coordinates {
                 // Above and to the left of the point, clear of a piece standing on it.
                 let _ = write!(

@@ -1,5 +1,7 @@
 //! `GET /v1/variants/{variant}/diagram`: SVG diagrams drawn from each board's geometry.
 
+use std::collections::BTreeSet;
+
 use serde_json::Value;
 
 use crate::helpers::{ok_json, problem, spawn_app, TestApp};
@@ -62,30 +64,139 @@ async fn every_variant_start_position_is_drawn_with_one_element_per_piece() {
         let doc = roxmltree::Document::parse(&text).unwrap();
         let board = v["board"]["layout"].as_str().unwrap();
         let cells = v["board"]["cells"].as_u64().unwrap() as usize;
+        // One element per playable cell, with its name: `class="cell …"` and `data-square`.
+        let named: Vec<roxmltree::Node> =
+            doc.descendants().filter(|n| has_class(n, "cell")).collect();
+        assert_eq!(named.len(), cells, "{id}: an element per playable cell");
+        let names: BTreeSet<&str> = named
+            .iter()
+            .map(|n| n.attribute("data-square").expect("data-square"))
+            .collect();
+        assert_eq!(names.len(), cells, "{id}: every cell named once");
+        // Every piece stands on a named cell.
+        for (_, square) in &drawn {
+            assert!(names.contains(square.as_str()), "{id}: piece on {square}");
+        }
         if board == "graph" {
-            // A point per point of the description, a line per line.
-            let points = doc
-                .descendants()
-                .filter(|n| n.attribute("class") == Some("point"))
-                .count();
-            assert_eq!(points, cells, "{id}");
+            // A point per point of the description, by its name; a line per line.
+            let points: BTreeSet<&str> = v["board"]["points"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["name"].as_str().unwrap())
+                .collect();
+            assert_eq!(names, points, "{id}");
+            assert!(named.iter().all(|n| has_class(n, "point")), "{id}");
             let lines = doc
                 .descendants()
                 .filter(|n| matches!(n.attribute("class"), Some("line" | "step-only")))
                 .count();
             assert_eq!(lines, v["board"]["lines"].as_array().unwrap().len(), "{id}");
         } else {
-            let dark = doc
-                .descendants()
-                .filter(|n| {
-                    n.tag_name().name() == "rect"
-                        && n.attribute("class")
-                            .is_some_and(|c| c == "dark" || c.starts_with("cell"))
-                })
-                .count();
-            assert_eq!(dark, cells, "{id}: a square per playable cell");
+            assert!(named.iter().all(|n| n.tag_name().name() == "rect"), "{id}");
+            if v["board"]["squares"] == "numeric" {
+                let numbers: BTreeSet<String> = (1..=cells).map(|n| n.to_string()).collect();
+                let names: BTreeSet<String> = names.iter().map(|s| s.to_string()).collect();
+                assert_eq!(names, numbers, "{id}: squares 1 to {cells}");
+            }
         }
     }
+}
+
+fn has_class(n: &roxmltree::Node, class: &str) -> bool {
+    n.attribute("class")
+        .is_some_and(|c| c.split(' ').any(|x| x == class))
+}
+
+/// The squares of a grid diagram: (x, y, classes, square name), x and y in SVG units.
+fn squares(text: &str) -> Vec<(f64, f64, String, String)> {
+    let doc = roxmltree::Document::parse(text).unwrap();
+    doc.descendants()
+        .filter(|n| n.tag_name().name() == "rect" && has_class(n, "cell"))
+        .map(|n| {
+            (
+                n.attribute("x").unwrap().parse().unwrap(),
+                n.attribute("y").unwrap().parse().unwrap(),
+                n.attribute("class").unwrap().to_string(),
+                n.attribute("data-square").unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn boards_played_on_every_square_can_be_counted() {
+    // A board whose every square is played (the orthogonal games, the Camelot family) has two
+    // shades that alternate along files and ranks, and borders between the squares, so that a
+    // person can count the files; a checkered board keeps its dark and light squares.
+    let app = spawn_app().await;
+    let catalogue = ok_json(app.get("/v1/variants").await).await;
+    let mut full = 0;
+    for v in catalogue["variants"].as_array().unwrap() {
+        let id = v["id"].as_str().unwrap();
+        let layout = v["board"]["layout"].as_str().unwrap();
+        if layout == "graph" {
+            continue;
+        }
+        let text = svg(&app, &format!("/v1/variants/{id}/diagram")).await;
+        let cells = squares(&text);
+        if layout == "checkered" {
+            assert!(cells.iter().all(|c| c.2 == "cell dark"), "{id}");
+            continue;
+        }
+        full += 1;
+        let shade = |c: &str| {
+            let classes: Vec<&str> = c.split(' ').collect();
+            if classes.contains(&"even") {
+                "even"
+            } else {
+                assert!(classes.contains(&"odd"), "{id}: {c}");
+                "odd"
+            }
+        };
+        let mut neighbours = 0;
+        for a in &cells {
+            for b in &cells {
+                let (dx, dy) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
+                let side_by_side = (dx == 48.0 && dy == 0.0) || (dx == 0.0 && dy == 48.0);
+                if side_by_side {
+                    neighbours += 1;
+                    assert_ne!(shade(&a.2), shade(&b.2), "{id}: {} and {}", a.3, b.3);
+                }
+            }
+        }
+        assert!(neighbours > 0, "{id}");
+        // The shades have borders, in the diagram's own style.
+        assert!(
+            text.contains(".even,.odd{stroke:"),
+            "{id}: squares with borders"
+        );
+        // Castles: the squares the description lists, each marked with its side.
+        if let Some(castles) = v["board"]["castles"].as_object() {
+            for (side, list) in castles {
+                let want: BTreeSet<&str> = list
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.as_str().unwrap())
+                    .collect();
+                let doc = roxmltree::Document::parse(&text).unwrap();
+                let got: BTreeSet<&str> = doc
+                    .descendants()
+                    .filter(|n| n.attribute("data-castle") == Some(side.as_str()))
+                    .map(|n| {
+                        assert!(has_class(&n, "castle"));
+                        n.attribute("data-square").unwrap()
+                    })
+                    .collect();
+                assert_eq!(got, want, "{id}: {side}'s castle");
+            }
+        }
+    }
+    assert!(
+        full >= 8,
+        "the orthogonal games and the Camelot family: {full}"
+    );
 }
 
 #[tokio::test]
@@ -129,7 +240,7 @@ async fn a_diagram_shows_a_position_a_move_and_the_board_turned_round() {
         let doc = roxmltree::Document::parse(text).unwrap();
         let g = doc
             .descendants()
-            .find(|n| n.attribute("data-square") == Some(square))
+            .find(|n| n.attribute("data-square") == Some(square) && has_class(n, "piece"))
             .unwrap();
         let c = g
             .children()
