@@ -161,6 +161,23 @@ pub struct Judgement {
     pub moves_after_end: usize,
     /// Draws that could have been claimed (not automatic in this variant), first ply each.
     pub claimable: Vec<Claimable>,
+    /// Where each draw rule's count stands in the final position, in the variant's order.
+    pub draw_counts: Vec<DrawCount>,
+}
+
+/// Where a draw rule's count stands in a position of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawCount {
+    pub code: DrawCode,
+    /// The count, in the unit of the rule's limit ([`crate::DrawRule::limit`]): how often the
+    /// position has occurred (a repetition), or the plies counted so far.
+    pub count: u32,
+    /// The count at which the rule draws.
+    pub limit: u16,
+    /// Whether the rule can draw in this position: its material condition holds (the
+    /// endgame and balance rules, whose counts run only while it does); always for the
+    /// repetition and no-progress rules.
+    pub applies: bool,
 }
 
 /// The counters the draw rules need, updated move by move.
@@ -314,6 +331,46 @@ impl<'v> Tracker<'v> {
     pub fn claimable(&self) -> &[Claimable] {
         &self.claimable
     }
+
+    /// Where each draw rule's count stands in `pos`, the position after the moves pushed,
+    /// in the variant's order: the values [`Tracker::draw`] compares with the limits.
+    pub fn counts(&self, pos: &Position) -> Vec<DrawCount> {
+        self.variant
+            .rules()
+            .draws
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let (count, applies) = match &d.kind {
+                    DrawKind::Repetition { .. } => (self.count as u32, true),
+                    DrawKind::NoProgress { reset, .. } => (
+                        match reset {
+                            Reset::ManMoveOrCapture => self.since_man_or_capture,
+                            Reset::CaptureOrPromotion => self.since_capture_or_promotion,
+                            Reset::CaptureOrCastleEntry => self.since_capture_or_castle_entry,
+                        },
+                        true,
+                    ),
+                    DrawKind::Balance { pieces, .. } => {
+                        let total = pos.occupied().len();
+                        let applies = both_have_kings(pos)
+                            && (pieces.0 as u32..=pieces.1 as u32).contains(&total);
+                        (if applies { self.balance } else { 0 }, applies)
+                    }
+                    DrawKind::Endgame { .. } => match self.endgame[i] {
+                        Some(c) => (c, true),
+                        None => (0, false),
+                    },
+                };
+                DrawCount {
+                    code: d.code,
+                    count,
+                    limit: d.limit().0,
+                    applies,
+                }
+            })
+            .collect()
+    }
 }
 
 /// The pieces on the board and in hand.
@@ -383,6 +440,7 @@ pub fn judge<S: AsRef<str>>(
                     }),
                     moves_after_end: 0,
                     claimable: tracker.claimable().to_vec(),
+                    draw_counts: tracker.counts(&pos),
                 });
             }
         }
@@ -402,6 +460,7 @@ pub fn judge<S: AsRef<str>>(
         illegal: None,
         moves_after_end: moves.len() - plies,
         claimable: tracker.claimable().to_vec(),
+        draw_counts: tracker.counts(&pos),
     })
 }
 

@@ -309,10 +309,39 @@ fn assert_undecided(g: &Game) -> Judgement {
     j
 }
 
-/// Drawn by `code` exactly at the last ply of `g`, undecided one ply earlier.
+/// Drawn by `code` exactly at the last ply of `g`, undecided one ply earlier; the judge's
+/// counters say so too.
 fn assert_draw_exactly(g: &Game, code: DrawCode, ply: usize) {
     assert_draw(g, code, ply);
-    assert_undecided(&g.first(ply - 1));
+    let before = assert_undecided(&g.first(ply - 1));
+    assert_counters_reach_the_limit(g, &before, code);
+}
+
+/// The counters the judge reports ([`Judgement::draw_counts`]): after the drawing ply the rule
+/// `code` stands at its limit (one of them, where a variant has two rules of that code), and a
+/// ply earlier it stood short of it; a counted rule (a limit in plies) one ply short.
+fn assert_counters_reach_the_limit(g: &Game, before: &Judgement, code: DrawCode) {
+    let after = g.judge();
+    let rules = &g.variant.rules().draws;
+    assert_eq!(after.draw_counts.len(), rules.len());
+    assert_eq!(before.draw_counts.len(), rules.len());
+    let msg = || format!("{}: {:?}", describe(g, &after), after.draw_counts);
+    let mut reached = 0;
+    for (i, (c, rule)) in after.draw_counts.iter().zip(rules).enumerate() {
+        assert_eq!(c.code, rule.code, "{}", msg());
+        assert_eq!(c.limit, rule.limit().0, "{}", msg());
+        if c.code != code || !c.applies || c.count < c.limit as u32 {
+            continue;
+        }
+        reached += 1;
+        let b = &before.draw_counts[i];
+        assert!(b.count < b.limit as u32, "{}: before {b:?}", msg());
+        if rule.limit().1 == "plies" {
+            assert_eq!(c.count, c.limit as u32, "{}", msg());
+            assert_eq!(b.count + 1, c.count, "{}: before {b:?}", msg());
+        }
+    }
+    assert!(reached >= 1, "{code:?} at its limit: {}", msg());
 }
 
 /// `winner` wins by leaving the opponent without a legal move after the last ply, `ply`.

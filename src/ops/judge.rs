@@ -281,6 +281,50 @@ pub struct ClaimableDraw {
     pub ply: usize,
 }
 
+/// Where a draw rule's count stands in the final position of a game.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct DrawCounter {
+    /// Stable code of the draw rule, as in the variant's `draw_rules`.
+    #[schema(example = "KINGS_25")]
+    pub code: String,
+    /// `automatic` (the judge ends the game at the limit) or `claimable`.
+    #[schema(example = "automatic")]
+    pub mode: String,
+    /// The count, in `limit_unit`: how often the final position has occurred (a repetition),
+    /// or the plies counted so far. Counts start at the game's start position (from the
+    /// half-move clock of a FEN that has one, for the rules that count plies without a man
+    /// move or a capture).
+    #[schema(example = 12)]
+    pub count: u32,
+    /// The count at which the rule draws.
+    #[schema(example = 50)]
+    pub limit: u16,
+    /// `occurrences` or `plies`.
+    #[schema(example = "plies")]
+    pub limit_unit: String,
+    /// Whether the rule's material condition holds in the final position (the endgame and
+    /// balance rules count only while it does; `count` is 0 when it does not); always true
+    /// for the repetition and no-progress rules.
+    #[schema(example = true)]
+    pub applies: bool,
+}
+
+/// The draw-rule counters of the final position of the game `j` of `v`.
+pub fn draw_counters(v: &Variant, j: &Judgement) -> Vec<DrawCounter> {
+    j.draw_counts
+        .iter()
+        .zip(&v.rules().draws)
+        .map(|(c, d)| DrawCounter {
+            code: c.code.code().to_string(),
+            mode: if d.claim { "claimable" } else { "automatic" }.to_string(),
+            count: c.count,
+            limit: c.limit,
+            limit_unit: d.limit().1.to_string(),
+            applies: c.applies,
+        })
+        .collect()
+}
+
 /// Whether a declared result agrees with the moves (`/judge` and `/judge/pdn`).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct Agreement {
@@ -336,6 +380,10 @@ pub struct JudgeResponse {
     /// Draws a player could have claimed during the game (draw rules that are not automatic
     /// in this variant), each with the first ply it was available.
     pub claimable_draws: Vec<ClaimableDraw>,
+    /// Where each draw rule of the variant stands in the final position, in the order of
+    /// the variant's `draw_rules` (empty when it has none): how close the game is to a draw
+    /// by rule.
+    pub draw_counters: Vec<DrawCounter>,
     /// The declared result as sent; null when none was.
     #[schema(example = "1-1")]
     pub declared_result: Option<String>,
@@ -605,6 +653,7 @@ pub fn judge_game(
         moves: j.moves.iter().map(|d| d.notation.clone()).collect(),
         invalid_move,
         claimable_draws: claimable_draws(v, j),
+        draw_counters: draw_counters(v, j),
         declared_result: claimed,
         agreement: game.declared_result.map(|_| Agreement {
             agrees: r.agreement.agrees,

@@ -5,6 +5,7 @@ mod config;
 mod consistency;
 mod conventions;
 mod diagram;
+mod draw_counters;
 mod endgame;
 mod errors;
 mod every_endpoint;
