@@ -17,10 +17,12 @@
 //!    budget, its logs, its signals.
 //! 6. [`metrics`], [`http`]: the metrics and their tags; the HTTP layer's own parts
 //!    (middleware, bodies, problem documents on the wire, routing helpers).
-//! 7. [`api`]: the resources; [`openapi`]: the API document and Swagger UI.
+//! 7. [`api`]: the resources; [`openapi`]: the API document and Swagger UI; [`board`]: the
+//!    board page, a client of the API in the browser.
 //! 8. This file, which builds each part from the settings, and `main.rs`, the command line.
 
 pub mod api;
+pub mod board;
 pub mod config;
 pub mod engine;
 pub mod http;
@@ -46,12 +48,13 @@ use crate::problem::ApiError;
 pub const REQUEST_ID_HEADER: &str = http::middleware::REQUEST_ID_HEADER;
 
 /// Every route pattern of a server, for naming a request by its path alone: the API's, the
-/// metrics' and the documentation's.
+/// metrics', the documentation's and the board page's.
 pub fn route_table() -> RouteTable {
     RouteTable::new(
         api::patterns()
             .chain([metrics::PATH])
-            .chain(openapi::PATTERNS),
+            .chain(openapi::PATTERNS)
+            .chain(board::PATTERNS),
     )
 }
 
@@ -192,6 +195,7 @@ fn api_server(
                 }
             })
             .configure(|cfg| openapi::configure(cfg, doc.clone()))
+            .configure(board::configure)
             .default_service(web::to(openapi::fallback))
     })
     .keep_alive(if config.keep_alive.is_zero() {
@@ -272,6 +276,10 @@ mod tests {
             ("/swagger-ui/index.css", "/swagger-ui/{_:.*}"),
             ("/swagger-ui", "/swagger-ui"),
             ("/api-docs/openapi.json", "/api-docs/openapi.json"),
+            ("/board", "/board"),
+            ("/board/", "/board/"),
+            ("/board/app.js", "/board/{file}"),
+            ("/board/a/b", UNMATCHED),
             ("/v1/variants//moves", UNMATCHED),
             ("/v1/variants/russian/moves/", UNMATCHED),
             ("/v1/variants/russian/other", UNMATCHED),

@@ -38,7 +38,9 @@ Sides are always `white` and `black`. Positions are FEN strings as in PDN 3.0 \
 (`W:W31-50:B1-20`); moves are PDN move text in short (`32-28`, `28x19`) or long form \
 (`47x38x24x13x36`).\n\n\
 Every error is an RFC 9457 problem document (`application/problem+json`) with a stable \
-`type` and `code`. Bounds: request bodies up to 256 KiB, at most 1000 moves per request.",
+`type` and `code`. Bounds: request bodies up to 256 KiB, at most 1000 moves per request.\n\n\
+**[A board in the browser](/board)** plays every variant on this API alone: legal moves, \
+why a move is illegal, the judge's status and draw counters, endgame values, perft.",
         license(name = "MIT OR Apache-2.0")
     ),
     components(schemas(Problem)),

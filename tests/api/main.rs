@@ -1,5 +1,6 @@
 //! HTTP integration tests: each test starts the real server on 127.0.0.1:0 and talks HTTP.
 
+mod board;
 mod cli;
 mod config;
 mod consistency;
