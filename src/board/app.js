@@ -148,14 +148,28 @@ async function play(m) {
   state.infos = state.infos.slice(0, k);
   state.infos[k] = m;
   state.ply = k + 1;
-  say(`${cap(side(state.legal.position))} played ${m.notation}.`);
+  say(`${cap(side(state.fens[k]))} played ${m.notation}.`);
   await show();
+}
+
+/** Plays `m`, a legal move of the position shown when it was offered, once that position is
+ * ready for input, unless another position is shown by then or the game is over. */
+async function choose(m) {
+  const token = state.token;
+  await state.ready;
+  if (token !== state.token || !state.legal) return;
+  if (over()) {
+    say(`The game is over (${state.judged.reason?.code || state.judged.verdict}).`, 'error');
+    return;
+  }
+  await play(m);
 }
 
 /** Shows the position at `state.ply`, and asks the service everything about it. */
 async function show() {
   const token = ++state.token;
   state.sel = null;
+  state.legal = null;
   state.judged = null;
   busy(true);
   let release;
@@ -167,6 +181,8 @@ async function show() {
     if (token !== state.token) return;
     state.legal = legal;
     state.values = new Map();
+    $('endgame').textContent = '';
+    delete $('endgame').dataset.category;
     const who = cap(legal.side_to_move);
     view.show(svg, `${state.variant.name}, ${who} to move. ${legal.moves.length} legal moves.`);
     const firstFrom = legal.moves.find((m) => !isPass(m))?.from;
@@ -186,10 +202,8 @@ async function show() {
   } catch (e) {
     if (token === state.token) say(problemText(e), 'error');
   } finally {
-    if (token === state.token) {
-      release();
-      busy(false);
-    }
+    release();
+    if (token === state.token) busy(false);
   }
 }
 
@@ -464,16 +478,18 @@ async function activate(sq) {
 /** Asks `/play` about a move no legal move fits, and says why it is illegal. */
 async function explain(text) {
   const v = state.variant.id;
-  const fen = state.legal.position;
+  const { token, legal } = state;
+  const fen = legal.position;
   state.sel = null;
   mark();
   renderSpecial();
   try {
     const r = await api.play(v, fen, [text]);
     // The service reads the text as a legal move after all: play it.
-    const m = state.legal.moves.find((x) => x.resulting_position === r.position);
-    if (m) await play(m);
+    const m = legal.moves.find((x) => x.resulting_position === r.position);
+    if (m && token === state.token) await play(m);
   } catch (p) {
+    if (token !== state.token) return;
     const d = p instanceof Problem ? p.doc : null;
     if (d && d.violation) {
       say(`Illegal: ${text} — ${d.violation}: ${d.reason}`, 'error');
@@ -577,16 +593,7 @@ function renderLegal() {
       label += `, ${valueText(val.value, val.plies)}`;
     }
     b.setAttribute('aria-label', label);
-    b.addEventListener('click', async () => {
-      const token = state.token;
-      await state.ready;
-      if (token !== state.token) return;
-      if (over()) {
-        say(`The game is over (${state.judged.reason?.code}).`, 'error');
-        return;
-      }
-      await play(m);
-    });
+    b.addEventListener('click', () => choose(m));
     li.append(b);
     if (val) li.append(el('span', valueText(val.value, val.plies), { class: `value ${val.value}` }));
     items.push(li);
@@ -663,11 +670,11 @@ function renderSpecial() {
   for (const m of state.legal.moves) {
     if (isPass(m)) {
       const b = el('button', 'Pass', { type: 'button', 'data-move': m.notation });
-      b.addEventListener('click', () => play(m));
+      b.addEventListener('click', () => choose(m));
       out.push(b);
     } else if (isRemoval(m)) {
       const b = el('button', `Remove ${m.from} (${m.notation})`, { type: 'button', 'data-move': m.notation });
-      b.addEventListener('click', () => play(m));
+      b.addEventListener('click', () => choose(m));
       out.push(b);
     }
   }
@@ -675,7 +682,7 @@ function renderSpecial() {
   if (sel && sel.cands.length > 1 && sel.clicks.length && !targets(sel).size) {
     for (const m of sel.cands) {
       const b = el('button', m.long, { type: 'button', 'data-move': m.notation });
-      b.addEventListener('click', () => play(m));
+      b.addEventListener('click', () => choose(m));
       out.push(b);
     }
   }
@@ -802,6 +809,7 @@ async function exportPdn() {
 async function perft(depth, divide) {
   const box = $('perft');
   const token = state.token;
+  if (!state.legal) return;
   box.replaceChildren(el('p', `Counting to depth ${depth}…`, { class: 'note' }));
   try {
     const r = await api.perft(state.variant.id, state.legal.position, depth, divide);
