@@ -51,7 +51,8 @@ log "building the release binary"
 cargo build --release --quiet
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 TMP="$(mktemp -d)"
-./target/release/arbiter serve --addr "127.0.0.1:$PORT" >"$TMP/arbiter.log" 2>&1 &
+BIN="${CARGO_TARGET_DIR:-target}/release/arbiter"
+"$BIN" serve --addr "127.0.0.1:$PORT" >"$TMP/arbiter.log" 2>&1 &
 PID=$!
 cleanup() {
     kill "$PID" 2>/dev/null || true

@@ -266,9 +266,15 @@ def turkish_king_capture(page):
     click(page, "a1")
     dests = sorted(s for s in ["e6", "f6", "g6", "h6"] if "dest" in marks(page, s))
     check(dests == ["e6", "f6", "g6", "h6"], f"turkish: the king's four landings are lit ({dests})")
+    to_g6 = [m for m in api_moves("turkish", start)["moves"] if m["from"] == "a1" and m["to"] == "g6"]
+    check(
+        len(to_g6) == 1 and sorted(to_g6[0]["captured"]) == ["a4", "d6"],
+        f"turkish: the API has one king capture a1 to g6, taking a4 and d6 ({to_g6})",
+    )
     play_clicks(page, ["g6"])
     expect_fen(page, "turkish", start, ["a1xa6xg6"], "turkish king capture")
-    check(moves_listed(page) == ["a1xg6"], f"turkish: the move list ({moves_listed(page)})")
+    want = [m["notation"] for m in to_g6]
+    check(moves_listed(page) == want, f"turkish: the move list ({moves_listed(page)} vs {want})")
 
 
 def hageby_drop_then_pass(page):
@@ -292,8 +298,19 @@ def hageby_drop_then_pass(page):
 
 
 def camelot_charge(page):
-    # The knight on f5 canters over its own man on f6 to f7, then jumps the man on f8 to f9.
+    # The knight on f5 canters over its own man on f6 to f7, then jumps the man on f8 to f9:
+    # the API's legal moves must hold that charge, once, and the page must play it by clicks
+    # on its landings.
     start = "W:WNf5,f6:Bf8,a10"
+    legal = api_moves("camelot", start)["moves"]
+    charge = [m for m in legal if m["route"] == ["f5", "f7", "f9"]]
+    check(
+        len(charge) == 1 and charge[0]["captured"] == ["f8"],
+        f"camelot: the API lists the charge f5, f7, f9 taking f8 ({charge})",
+    )
+    if len(charge) != 1:
+        return
+    charge = charge[0]
     set_fen(page, "camelot", start)
     click(page, "f5")
     before = shown(page)
@@ -310,7 +327,16 @@ def camelot_charge(page):
         check("dest" in marks(page, "f9"), "camelot: f9 is lit after f7")
         click(page, "f9")
     wait_ready(page, before)
-    expect_fen(page, "camelot", start, ["f5-f7xf9"], "camelot charge")
+    got = fen(page)
+    check(
+        got == charge["resulting_position"],
+        f"camelot charge: the page shows the API's position ({got} vs {charge['resulting_position']})",
+    )
+    expect_fen(page, "camelot", start, [charge["notation"]], "camelot charge, replayed by /play")
+    check(
+        moves_listed(page) == [charge["notation"]],
+        f"camelot: the move list ({moves_listed(page)})",
+    )
 
 
 def frisian_draw_by_rule(page):
