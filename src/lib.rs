@@ -18,7 +18,8 @@
 //! 6. [`metrics`], [`http`]: the metrics and their tags; the HTTP layer's own parts
 //!    (middleware, bodies, problem documents on the wire, routing helpers).
 //! 7. [`api`]: the resources; [`openapi`]: the API document and Swagger UI; [`board`]: the
-//!    board page, a client of the API in the browser.
+//!    board page, a client of the API in the browser; [`referee`]: `arbiter match`, the
+//!    referee of matches between engines (DXP, Hub), a front end on the operations beside HTTP.
 //! 8. This file, which builds each part from the settings, and `main.rs`, the command line.
 
 pub mod api;
@@ -31,6 +32,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod ops;
 pub mod problem;
+pub mod referee;
 pub mod tables;
 pub mod telemetry;
 

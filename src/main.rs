@@ -8,7 +8,7 @@ use arbiter::ops;
 use arbiter::ops::judge::JudgeOptions;
 use arbiter::ops::records::{FileOptions, NextGame, PdnGameResult, PdnSummary, RecordStream};
 use arbiter::problem::{ApiError, ProblemCode};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Arbiter: a stateless REST rules referee for draughts and its cousins.
 #[derive(Parser, Debug)]
@@ -110,6 +110,11 @@ enum Command {
     /// Build endgame table files, or describe one.
     #[command(subcommand)]
     Tables(TablesCommand),
+    /// Referee a match between two draughts engines over DXP or Hub: each opening played
+    /// twice with colours swapped, every move checked, both clocks kept, every game ended for
+    /// a stated reason; a PDN file of the games, live statistics (Elo, error margin,
+    /// likelihood of superiority) and a summary. See docs/match.md.
+    Match(arbiter::referee::MatchArgs),
     /// Print the OpenAPI document (pretty JSON).
     Openapi,
 }
@@ -163,7 +168,8 @@ fn usage(msg: impl Into<String>) -> Failure {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let outcome = match cli.command {
         Command::Serve(args) => serve(&args),
         Command::Sleep { seconds } => {
@@ -221,6 +227,16 @@ fn main() -> ExitCode {
             json,
         }) => tables_build(&variant, pieces, &out, json),
         Command::Tables(TablesCommand::Info { file, json }) => tables_info(&file, json),
+        Command::Match(args) => {
+            // The words of each --engine, one list per occurrence.
+            let engines = matches
+                .subcommand_matches("match")
+                .and_then(|m| m.get_occurrences::<String>("engine"))
+                .map(|o| o.map(|words| words.cloned().collect()).collect())
+                .unwrap_or_default();
+            arbiter::referee::run(args, engines)
+                .map_err(|arbiter::referee::Failure(m, c)| Failure(m, c))
+        }
         Command::Openapi => {
             emit(&arbiter::openapi::document_json());
             Ok(())

@@ -1,0 +1,748 @@
+//! The engines of a match: how each is given on the command line, started, reached and
+//! spoken to.
+//!
+//! An engine is a list of `key=value` words after `--engine`:
+//!
+//! | key | meaning |
+//! |---|---|
+//! | `name=` | the name in the PDN file and the summary (default: the command's program name) |
+//! | `proto=` | `dxp` or `hub` (default `hub`) |
+//! | `cmd=` | the command line that starts it (split as a shell splits words; `{port}` is the port of a DXP engine, `{slot}` the number of the concurrent game slot, 1 to K) |
+//! | `dir=` | the working folder of the command (`{slot}` allowed; created when missing) |
+//! | `connect=host:port` | DXP: an engine already listening there (one game at a time) |
+//! | `listen=[host:]port` | DXP: the referee listens there and the engine connects to it (after `cmd` starts it, if given) |
+//! | `tc=` | the engine's game time in seconds (default `--tc`) |
+//! | `movetime=` | Hub: `level move-time=` this value instead of the clock's time left |
+//! | `option.NAME=VALUE` | Hub: `set-param name=NAME value=VALUE` before `init` |
+//! | `gameend-wait=` | DXP: milliseconds to wait for the engine's answer to GAMEEND (default `--gameend-wait`) |
+//!
+//! A DXP engine started by the referee (`cmd` with `{port}`, no `listen`) listens on a free
+//! loopback port that the referee picks and connects to.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+use super::dxp::{Message, MAX_MESSAGE};
+use super::game::Forfeit;
+use super::hub::{Line, MAX_LINE};
+
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Dxp,
+    Hub,
+}
+
+impl Protocol {
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Dxp => "dxp",
+            Protocol::Hub => "hub",
+        }
+    }
+}
+
+/// An engine as given on the command line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSpec {
+    pub name: String,
+    pub protocol: Protocol,
+    /// The command line, split into words.
+    pub cmd: Option<Vec<String>>,
+    pub dir: Option<String>,
+    pub connect: Option<String>,
+    pub listen: Option<String>,
+    /// Game time in seconds.
+    pub tc: Option<f64>,
+    pub movetime: Option<String>,
+    pub options: Vec<(String, String)>,
+    pub gameend_wait: Option<Duration>,
+}
+
+impl EngineSpec {
+    /// Reads the words of one `--engine`.
+    pub fn parse(words: &[String]) -> Result<EngineSpec, String> {
+        let mut spec = EngineSpec {
+            name: String::new(),
+            protocol: Protocol::Hub,
+            cmd: None,
+            dir: None,
+            connect: None,
+            listen: None,
+            tc: None,
+            movetime: None,
+            options: Vec::new(),
+            gameend_wait: None,
+        };
+        for word in words {
+            let Some((key, value)) = word.split_once('=') else {
+                return Err(format!("'{word}' is not key=value"));
+            };
+            match key {
+                "name" => spec.name = value.to_string(),
+                "proto" | "protocol" => {
+                    spec.protocol = match value.to_ascii_lowercase().as_str() {
+                        "dxp" => Protocol::Dxp,
+                        "hub" => Protocol::Hub,
+                        _ => return Err(format!("proto={value}: dxp or hub")),
+                    }
+                }
+                "cmd" => {
+                    let split = shlex::split(value)
+                        .filter(|w| !w.is_empty())
+                        .ok_or_else(|| format!("cmd={value}: unbalanced quotes or empty"))?;
+                    spec.cmd = Some(split);
+                }
+                "dir" => spec.dir = Some(value.to_string()),
+                "connect" => spec.connect = Some(value.to_string()),
+                "listen" => spec.listen = Some(value.to_string()),
+                "tc" => spec.tc = Some(seconds(key, value)?),
+                "movetime" => spec.movetime = Some(value.to_string()),
+                "gameend-wait" => {
+                    let ms: u64 = value
+                        .parse()
+                        .map_err(|_| format!("gameend-wait={value}: milliseconds"))?;
+                    spec.gameend_wait = Some(Duration::from_millis(ms));
+                }
+                _ => match key.strip_prefix("option.") {
+                    Some(name) if !name.is_empty() => {
+                        spec.options.push((name.to_string(), value.to_string()))
+                    }
+                    _ => return Err(format!("unknown engine key '{key}'")),
+                },
+            }
+        }
+        if spec.name.is_empty() {
+            spec.name = spec
+                .cmd
+                .as_ref()
+                .and_then(|c| c.first())
+                .map(|p| {
+                    std::path::Path::new(p)
+                        .file_name()
+                        .map_or(p.clone(), |f| f.to_string_lossy().to_string())
+                })
+                .or_else(|| spec.connect.clone())
+                .unwrap_or_else(|| "engine".into());
+        }
+        match spec.protocol {
+            Protocol::Hub => {
+                if spec.cmd.is_none() {
+                    return Err(format!("{}: a Hub engine needs cmd=", spec.name));
+                }
+                if spec.connect.is_some() || spec.listen.is_some() {
+                    return Err(format!(
+                        "{}: connect= and listen= are for DXP engines",
+                        spec.name
+                    ));
+                }
+                if spec.gameend_wait.is_some() {
+                    return Err(format!("{}: gameend-wait= is for DXP engines", spec.name));
+                }
+            }
+            Protocol::Dxp => {
+                let ways = [
+                    spec.connect.is_some(),
+                    spec.listen.is_some(),
+                    spec.cmd.is_some() && spec.listen.is_none(),
+                ];
+                if ways.iter().filter(|&&w| w).count() != 1 {
+                    return Err(format!(
+                        "{}: a DXP engine is reached one way: cmd= (with {{port}}), \
+                         connect=host:port, or listen=[host:]port (with cmd= or without)",
+                        spec.name
+                    ));
+                }
+                if spec.connect.is_some() && spec.cmd.is_some() {
+                    return Err(format!("{}: connect= takes no cmd=", spec.name));
+                }
+                if spec.listen.is_none() {
+                    if let Some(cmd) = &spec.cmd {
+                        if !cmd.iter().any(|w| w.contains("{port}")) {
+                            return Err(format!(
+                                "{}: the command of a DXP engine needs {{port}}, the port it \
+                                 listens on",
+                                spec.name
+                            ));
+                        }
+                    }
+                }
+                if spec.movetime.is_some() || !spec.options.is_empty() {
+                    return Err(format!(
+                        "{}: movetime= and option.*= are for Hub engines",
+                        spec.name
+                    ));
+                }
+            }
+        }
+        Ok(spec)
+    }
+}
+
+fn seconds(key: &str, value: &str) -> Result<f64, String> {
+    match value.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() && s <= 1e6 => Ok(s),
+        _ => Err(format!("{key}={value}: seconds, more than 0")),
+    }
+}
+
+/// A fault of an engine: the forfeit it costs and what happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub forfeit: Forfeit,
+    pub detail: String,
+}
+
+impl Fault {
+    pub fn new(forfeit: Forfeit, detail: impl Into<String>) -> Fault {
+        Fault {
+            forfeit,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// Why an engine could not be opened: a fault of the engine (the game is forfeit), or a
+/// mistake of the match's settings (the match stops).
+#[derive(Debug)]
+pub enum OpenError {
+    Fault(Fault),
+    Fatal(String),
+}
+
+/// Timeouts of the conversation with engines.
+#[derive(Clone, Copy, Debug)]
+pub struct Timeouts {
+    /// Starting an engine: connecting, the Hub handshake.
+    pub startup: Duration,
+    /// An answer that is not a move (GAMEACC, `pong`).
+    pub response: Duration,
+    /// The answer to GAMEEND.
+    pub gameend: Duration,
+}
+
+/// What an engine said.
+#[derive(Debug)]
+pub enum Said {
+    Dxp(Message),
+    Hub(Line),
+    /// A message that is not one (DXP), with why.
+    Garbage(String),
+    /// A message or line over the bound.
+    Oversized,
+    /// The engine is gone: the fault to charge (a crash, a disconnect).
+    Gone(Fault),
+}
+
+/// A listener shared by the slots of a `listen=` engine.
+pub type SharedListener = Arc<TcpListener>;
+
+enum Link {
+    Dxp {
+        reader: BufReader<tokio::net::tcp::OwnedReadHalf>,
+        writer: tokio::net::tcp::OwnedWriteHalf,
+    },
+    Hub {
+        stdin: ChildStdin,
+        reader: BufReader<ChildStdout>,
+    },
+}
+
+/// An engine the referee speaks to: its process (if the referee started it) and its link.
+pub struct Player {
+    pub spec: Arc<EngineSpec>,
+    child: Option<Child>,
+    link: Link,
+    /// The bytes of a message or line read so far.
+    buf: Vec<u8>,
+    /// Set when the session can no longer be trusted: the engine is restarted before the next
+    /// game.
+    pub broken: bool,
+    /// Hub: the parameters the engine declared (`param name=... values=...`).
+    pub params: Vec<Line>,
+    /// The squares of the board, for reading a DXP GAMEREQ.
+    squares: usize,
+}
+
+/// Reads from `reader` into `buf` up to `delim` (not kept), within `max` bytes. Safe to
+/// cancel: what was read stays in `buf` for the next call. `Ok(None)` at the end of the input
+/// with nothing pending; `Err(true)` when the message is over the bound.
+async fn read_frame<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    delim: u8,
+    max: usize,
+) -> Result<Option<Vec<u8>>, bool> {
+    loop {
+        let available = match reader.fill_buf().await {
+            Ok(b) => b,
+            Err(_) => return Ok(None),
+        };
+        if available.is_empty() {
+            return Ok(None);
+        }
+        if let Some(at) = available.iter().position(|&b| b == delim) {
+            if buf.len() + at > max {
+                reader.consume(at + 1);
+                buf.clear();
+                return Err(true);
+            }
+            buf.extend_from_slice(&available[..at]);
+            reader.consume(at + 1);
+            return Ok(Some(std::mem::take(buf)));
+        }
+        let n = available.len();
+        if buf.len() + n > max {
+            reader.consume(n);
+            buf.clear();
+            return Err(true);
+        }
+        buf.extend_from_slice(available);
+        reader.consume(n);
+    }
+}
+
+/// Replaces the placeholders of a command word or folder.
+fn fill(text: &str, port: Option<u16>, slot: usize) -> String {
+    let mut s = text.replace("{slot}", &slot.to_string());
+    if let Some(p) = port {
+        s = s.replace("{port}", &p.to_string());
+    }
+    s
+}
+
+fn spawn(
+    spec: &EngineSpec,
+    port: Option<u16>,
+    slot: usize,
+    piped_stdout: bool,
+) -> Result<Child, OpenError> {
+    let cmd = spec.cmd.as_ref().expect("a command");
+    let words: Vec<String> = cmd.iter().map(|w| fill(w, port, slot)).collect();
+    let mut command = Command::new(&words[0]);
+    command
+        .args(&words[1..])
+        .stdin(Stdio::piped())
+        .stdout(if piped_stdout {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stderr(Stdio::null())
+        .kill_on_drop(true);
+    if let Some(dir) = &spec.dir {
+        let dir = PathBuf::from(fill(dir, port, slot));
+        std::fs::create_dir_all(&dir).map_err(|e| {
+            OpenError::Fatal(format!(
+                "{}: cannot create the folder {}: {e}",
+                spec.name,
+                dir.display()
+            ))
+        })?;
+        command.current_dir(dir);
+    }
+    command
+        .spawn()
+        .map_err(|e| OpenError::Fatal(format!("{}: cannot start {}: {e}", spec.name, words[0])))
+}
+
+/// A free loopback port (bound, then released for the engine to take).
+fn free_port() -> Result<u16, OpenError> {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| OpenError::Fatal(format!("no free port: {e}")))
+}
+
+fn exit_words(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            return format!("the engine was ended by signal {sig}");
+        }
+    }
+    match status.code() {
+        Some(c) => format!("the engine exited with status {c}"),
+        None => "the engine exited".into(),
+    }
+}
+
+/// Keeps trying to connect to `addr` until `deadline`, as long as `child` (if any) runs.
+async fn connect_until(
+    addr: &str,
+    deadline: Instant,
+    child: &mut Option<Child>,
+) -> Result<TcpStream, Fault> {
+    loop {
+        if let Some(c) = child.as_mut() {
+            if let Ok(Some(status)) = c.try_wait() {
+                return Err(Fault::new(Forfeit::Crash, exit_words(status)));
+            }
+        }
+        match TcpStream::connect(addr).await {
+            Ok(s) => return Ok(s),
+            Err(e) => {
+                if Instant::now() >= deadline {
+                    return Err(Fault::new(
+                        Forfeit::Stall,
+                        format!("cannot connect to {addr} in time: {e}"),
+                    ));
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    }
+}
+
+impl Player {
+    /// Starts or reaches the engine of `spec` for slot `slot` (1-based), and for a Hub engine
+    /// makes the handshake. `listener`: the referee's listener of a `listen=` engine.
+    /// `variant_param`: the Hub `variant` value of the match's variant, set when the engine
+    /// declares that parameter and the settings do not.
+    pub async fn open(
+        spec: Arc<EngineSpec>,
+        slot: usize,
+        listener: Option<SharedListener>,
+        squares: usize,
+        variant_param: Option<&str>,
+        timeouts: Timeouts,
+    ) -> Result<Player, OpenError> {
+        let deadline = Instant::now() + timeouts.startup;
+        match spec.protocol {
+            Protocol::Dxp => {
+                let (mut child, stream) = if let Some(listener) = listener {
+                    let port = listener.local_addr().ok().map(|a| a.port());
+                    let mut child = match &spec.cmd {
+                        Some(_) => Some(spawn(&spec, port, slot, false)?),
+                        None => None,
+                    };
+                    let accepted = tokio::select! {
+                        a = tokio::time::timeout_at(deadline.into(), listener.accept()) => a,
+                        status = async {
+                            match child.as_mut() {
+                                Some(c) => c.wait().await,
+                                None => std::future::pending().await,
+                            }
+                        } => {
+                            let words = status.map(exit_words).unwrap_or_else(|e| e.to_string());
+                            return Err(OpenError::Fault(Fault::new(Forfeit::Crash, words)));
+                        }
+                    };
+                    let stream = match accepted {
+                        Ok(Ok((s, _))) => s,
+                        Ok(Err(e)) => {
+                            return Err(OpenError::Fault(Fault::new(
+                                Forfeit::Disconnect,
+                                format!("accepting its connection failed: {e}"),
+                            )))
+                        }
+                        Err(_) => {
+                            return Err(OpenError::Fault(Fault::new(
+                                Forfeit::Stall,
+                                "the engine did not connect in time",
+                            )))
+                        }
+                    };
+                    (child, stream)
+                } else if let Some(addr) = &spec.connect {
+                    let mut none = None;
+                    let s = connect_until(addr, deadline, &mut none)
+                        .await
+                        .map_err(OpenError::Fault)?;
+                    (None, s)
+                } else {
+                    let port = free_port()?;
+                    let mut child = Some(spawn(&spec, Some(port), slot, false)?);
+                    let s = connect_until(&format!("127.0.0.1:{port}"), deadline, &mut child)
+                        .await
+                        .map_err(OpenError::Fault)?;
+                    (child.take(), s)
+                };
+                let _ = stream.set_nodelay(true);
+                let (r, w) = stream.into_split();
+                Ok(Player {
+                    spec,
+                    child: child.take(),
+                    link: Link::Dxp {
+                        reader: BufReader::new(r),
+                        writer: w,
+                    },
+                    buf: Vec::new(),
+                    broken: false,
+                    params: Vec::new(),
+                    squares,
+                })
+            }
+            Protocol::Hub => {
+                let mut child = spawn(&spec, None, slot, true)?;
+                let stdin = child.stdin.take().expect("piped stdin");
+                let stdout = child.stdout.take().expect("piped stdout");
+                let mut p = Player {
+                    spec,
+                    child: Some(child),
+                    link: Link::Hub {
+                        stdin,
+                        reader: BufReader::new(stdout),
+                    },
+                    buf: Vec::new(),
+                    broken: false,
+                    params: Vec::new(),
+                    squares,
+                };
+                p.handshake(deadline, variant_param)
+                    .await
+                    .map_err(OpenError::Fault)?;
+                Ok(p)
+            }
+        }
+    }
+
+    /// Hub: `hub` … `wait`, the parameters, `init` … `ready`, `ping` … `pong`, all by
+    /// `deadline`.
+    async fn handshake(
+        &mut self,
+        deadline: Instant,
+        variant_param: Option<&str>,
+    ) -> Result<(), Fault> {
+        self.send_line("hub").await?;
+        self.wait_for("wait", deadline, true).await?;
+        let mut sets = self.spec.options.clone();
+        if let Some(value) = variant_param {
+            let declared = self.params.iter().any(|p| {
+                p.arg("name") == Some("variant")
+                    && p.arg("values")
+                        .is_none_or(|vs| vs.split_whitespace().any(|x| x == value))
+            });
+            if declared && !sets.iter().any(|(n, _)| n == "variant") {
+                sets.push(("variant".into(), value.into()));
+            }
+        }
+        for (name, value) in sets {
+            let line = format!(
+                "set-param name={} value={}",
+                super::hub::quote(&name),
+                super::hub::quote(&value)
+            );
+            self.send_line(&line).await?;
+        }
+        self.send_line("init").await?;
+        self.wait_for("ready", deadline, false).await?;
+        // Some engines (GWD) test themselves after `ready` before they read on: the handshake
+        // ends when the engine answers.
+        self.send_line("ping").await?;
+        self.wait_for("pong", deadline, false).await
+    }
+
+    /// Reads lines until one whose command is `command`, by `deadline` (a stall after it).
+    /// `keep_params`: keep the `param` lines read on the way.
+    pub async fn wait_for(
+        &mut self,
+        command: &str,
+        deadline: Instant,
+        keep_params: bool,
+    ) -> Result<(), Fault> {
+        loop {
+            let said = tokio::time::timeout_at(deadline.into(), self.recv()).await;
+            match said {
+                Err(_) => {
+                    return Err(Fault::new(
+                        Forfeit::Stall,
+                        format!("no '{command}' in time"),
+                    ))
+                }
+                Ok(Said::Hub(line)) => {
+                    if line.command == command {
+                        return Ok(());
+                    }
+                    if keep_params && line.command == "param" {
+                        self.params.push(line);
+                    }
+                }
+                Ok(Said::Gone(f)) => return Err(f),
+                Ok(Said::Oversized) => {
+                    return Err(Fault::new(
+                        Forfeit::ProtocolError,
+                        format!("a line longer than {MAX_LINE} bytes"),
+                    ))
+                }
+                Ok(Said::Garbage(_) | Said::Dxp(_)) => {}
+            }
+        }
+    }
+
+    /// The next thing the engine says. Safe to cancel (in a `select!`).
+    pub async fn recv(&mut self) -> Said {
+        let frame = match &mut self.link {
+            Link::Dxp { reader, .. } => {
+                let child = &mut self.child;
+                tokio::select! {
+                    f = read_frame(reader, &mut self.buf, 0, MAX_MESSAGE) => f,
+                    status = async {
+                        match child.as_mut() {
+                            Some(c) => c.wait().await,
+                            None => std::future::pending().await,
+                        }
+                    } => {
+                        let words = status.map(exit_words).unwrap_or_else(|e| e.to_string());
+                        return Said::Gone(Fault::new(Forfeit::Crash, words));
+                    }
+                }
+            }
+            Link::Hub { reader, .. } => read_frame(reader, &mut self.buf, b'\n', MAX_LINE).await,
+        };
+        match frame {
+            Err(_) => Said::Oversized,
+            Ok(None) => Said::Gone(self.gone().await),
+            Ok(Some(bytes)) => match &self.link {
+                Link::Dxp { .. } => match Message::decode(&bytes, self.squares) {
+                    Ok(m) => Said::Dxp(m),
+                    Err(e) => Said::Garbage(e.0),
+                },
+                Link::Hub { .. } => {
+                    let text = String::from_utf8_lossy(&bytes);
+                    match Line::parse(&text) {
+                        Some(l) => Said::Hub(l),
+                        None => Said::Garbage("a blank line".into()),
+                    }
+                }
+            },
+        }
+    }
+
+    /// The fault of an engine whose input ended: a crash when its process has ended (within
+    /// half a second), else a disconnect.
+    async fn gone(&mut self) -> Fault {
+        self.broken = true;
+        if let Some(c) = self.child.as_mut() {
+            if let Ok(Ok(status)) = tokio::time::timeout(Duration::from_millis(500), c.wait()).await
+            {
+                return Fault::new(Forfeit::Crash, exit_words(status));
+            }
+        }
+        Fault::new(
+            Forfeit::Disconnect,
+            match self.link {
+                Link::Dxp { .. } => "the engine closed the connection",
+                Link::Hub { .. } => "the engine closed its output",
+            },
+        )
+    }
+
+    /// Sends a DXP message.
+    pub async fn send(&mut self, m: &Message) -> Result<(), Fault> {
+        let bytes = m
+            .encode()
+            .map_err(|e| Fault::new(Forfeit::ProtocolError, e.0))?;
+        let Link::Dxp { writer, .. } = &mut self.link else {
+            return Err(Fault::new(Forfeit::ProtocolError, "not a DXP engine"));
+        };
+        if writer.write_all(&bytes).await.is_err() || writer.flush().await.is_err() {
+            return Err(self.gone().await);
+        }
+        Ok(())
+    }
+
+    /// Sends a Hub line (the newline is added).
+    pub async fn send_line(&mut self, line: &str) -> Result<(), Fault> {
+        let Link::Hub { stdin, .. } = &mut self.link else {
+            return Err(Fault::new(Forfeit::ProtocolError, "not a Hub engine"));
+        };
+        let mut bytes = line.as_bytes().to_vec();
+        bytes.push(b'\n');
+        if stdin.write_all(&bytes).await.is_err() || stdin.flush().await.is_err() {
+            return Err(self.gone().await);
+        }
+        Ok(())
+    }
+
+    /// Ends the session: Hub `quit`, a DXP connection closed; the process is given a moment
+    /// to exit, then killed.
+    pub async fn close(mut self) {
+        match &mut self.link {
+            Link::Hub { .. } => {
+                let _ =
+                    tokio::time::timeout(Duration::from_millis(200), self.send_line("quit")).await;
+            }
+            Link::Dxp { writer, .. } => {
+                let _ = writer.shutdown().await;
+            }
+        }
+        if let Some(mut c) = self.child.take() {
+            if tokio::time::timeout(Duration::from_millis(500), c.wait())
+                .await
+                .is_err()
+            {
+                let _ = c.kill().await;
+            }
+        }
+    }
+}
+
+/// Binds the listener of a `listen=` engine: `port` or `host:port` (host default 127.0.0.1).
+pub async fn bind_listener(spec: &EngineSpec) -> Result<Option<SharedListener>, String> {
+    let Some(addr) = &spec.listen else {
+        return Ok(None);
+    };
+    let addr = if addr.contains(':') {
+        addr.clone()
+    } else {
+        format!("127.0.0.1:{addr}")
+    };
+    TcpListener::bind(&addr)
+        .await
+        .map(|l| Some(Arc::new(l)))
+        .map_err(|e| format!("{}: cannot listen on {addr}: {e}", spec.name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        shlex::split(s).unwrap()
+    }
+
+    #[test]
+    fn engine_words() {
+        let e = EngineSpec::parse(&words(
+            "name=GWD proto=hub 'cmd=/opt/gwd hub' dir=/tmp/g{slot} tc=60 option.threads=1",
+        ))
+        .unwrap();
+        assert_eq!(e.cmd.unwrap(), ["/opt/gwd", "hub"]);
+        assert_eq!(e.tc, Some(60.0));
+        assert_eq!(e.options, [("threads".to_string(), "1".to_string())]);
+        let d = EngineSpec::parse(&words("proto=dxp 'cmd=/opt/mobydam -p {port}'")).unwrap();
+        assert_eq!(d.name, "mobydam");
+        assert!(EngineSpec::parse(&words("proto=dxp cmd=/opt/mobydam")).is_err());
+        assert!(EngineSpec::parse(&words("proto=dxp connect=h:1 listen=2")).is_err());
+        assert!(EngineSpec::parse(&words("proto=hub connect=h:1")).is_err());
+        assert!(EngineSpec::parse(&words("proto=hub")).is_err());
+        assert!(EngineSpec::parse(&words("cmd=x tc=0")).is_err());
+        assert!(EngineSpec::parse(&words("cmd=x colour=red")).is_err());
+        assert!(EngineSpec::parse(&words("proto=dxp listen=27531")).is_ok());
+    }
+
+    #[tokio::test]
+    async fn frames_are_bounded_and_resumable() {
+        let data: &[u8] = b"M0001322800\0Cabc";
+        let mut r = BufReader::with_capacity(4, data);
+        let mut buf = Vec::new();
+        assert_eq!(
+            read_frame(&mut r, &mut buf, 0, 64).await,
+            Ok(Some(b"M0001322800".to_vec()))
+        );
+        // No delimiter before the end: nothing is handed out.
+        assert_eq!(read_frame(&mut r, &mut buf, 0, 64).await, Ok(None));
+        let long = vec![b'x'; 100];
+        let mut r = BufReader::new(&long[..]);
+        let mut buf = Vec::new();
+        assert_eq!(read_frame(&mut r, &mut buf, 0, 64).await, Err(true));
+    }
+}

@@ -1,0 +1,356 @@
+//! `arbiter match`: a referee for matches between draughts engines, a front end on the rules
+//! engine and the operations like HTTP and the command line (it never imports `api` or
+//! `http`). It starts or reaches two engines that speak DXP or Hub, plays each opening twice
+//! with colours swapped, checks every move with the rules engine, keeps both clocks, ends every
+//! game for a stated reason, writes a PDN file of the games and gives live statistics.
+//! `docs/match.md` explains the options and the reasons.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`dxp`] | DXP messages: encoding, decoding, the position letters |
+//! | [`hub`] | Hub lines, positions and moves |
+//! | [`engine`] | the engines: their settings, processes, connections, what they say |
+//! | [`game`] | one game: moves checked, the rules, adjudication, forfeits, claims |
+//! | [`clock`] | the clocks |
+//! | [`openings`] | the openings file |
+//! | [`pdn`] | the PDN record of a game |
+//! | [`stats`] | score, Elo difference and margin, likelihood of superiority |
+//! | [`runner`] | the schedule, the game slots, the collector and the summary |
+
+pub mod clock;
+pub mod dxp;
+pub mod engine;
+pub mod game;
+pub mod hub;
+pub mod openings;
+pub mod pdn;
+pub mod runner;
+pub mod stats;
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::time::Duration;
+
+use arbiter_rules::board::Squares;
+use arbiter_rules::{BoardShape, Kind, Variant};
+
+use engine::{EngineSpec, Protocol, Timeouts};
+use game::Adjudicating;
+
+/// The options of `arbiter match`.
+#[derive(clap::Args, Debug)]
+pub struct MatchArgs {
+    /// An engine, as key=value words: name=, proto=dxp|hub, cmd= (its command line; {port}
+    /// and {slot} are filled in), dir=, connect=host:port, listen=[host:]port, tc=SECONDS,
+    /// movetime= (Hub), option.NAME=VALUE (Hub set-param), gameend-wait=MS (DXP). Give it
+    /// twice; the first engine is the one the statistics speak for.
+    #[arg(long, num_args = 1.., required = true, value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    pub engine: Vec<String>,
+    /// Variant id (see `GET /v1/variants`): any variant on the dark squares of a board with
+    /// men and kings only; over DXP, at most 99 squares.
+    #[arg(long, default_value = "international")]
+    pub variant: String,
+    /// The openings: a file of FEN lines, or of PDN games whose moves are played out first.
+    /// Without it, the start position. Each opening is played twice, colours swapped.
+    #[arg(long)]
+    pub openings: Option<std::path::PathBuf>,
+    /// Play the openings this many times over.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub rounds: u64,
+    /// Play this many games (the rounds are repeated as needed, then cut).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub games: Option<u64>,
+    /// Games at once, each with its own engine processes.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub concurrency: u64,
+    /// Each side's time for the whole game, in seconds (DXP's thinking time; an engine's tc=
+    /// sets its own).
+    #[arg(long, default_value_t = 300.0)]
+    pub tc: f64,
+    /// DXP's number of moves: the game ends after this many moves of each side, adjudicated
+    /// as at --max-plies (0: no limit). Hub engines are told the moves left.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=999))]
+    pub moves: u32,
+    /// Milliseconds past its time that a move is still accepted.
+    #[arg(long, default_value_t = 0)]
+    pub time_margin: u64,
+    /// Adjudicate with the endgame tables (`tables`): a position in them ends the game with
+    /// its value (ENDGAME_TABLES).
+    #[arg(long, default_value = "none", value_parser = ["none", "tables"])]
+    pub adjudicate: String,
+    /// A move limit in plies: the game ends there, by the tables with --adjudicate tables
+    /// when they can, else drawn (MOVE_LIMIT).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub max_plies: Option<u64>,
+    /// A claim (DXP GAMEEND, Hub claim=) that the rules and the tables do not confirm loses
+    /// for the claimant (FALSE_CLAIM). Without it, a claim they contradict gives their result,
+    /// and one they cannot check is recorded as made (ENGINE_CLAIM).
+    #[arg(long)]
+    pub strict_claims: bool,
+    /// A directory of prebuilt endgame table files (`*.arbtb`); small tables are computed on
+    /// first use either way.
+    #[arg(long, env = "ARBITER_TABLES_DIR")]
+    pub tables_dir: Option<String>,
+    /// Where the PDN file of the games goes.
+    #[arg(long, default_value = "match.pdn")]
+    pub pdn: std::path::PathBuf,
+    /// The Event tag of the games.
+    #[arg(long, default_value = "Arbiter match")]
+    pub event: String,
+    /// One JSON line per event on standard output (start, each game with the standing,
+    /// summary) instead of the progress line and the text summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Seconds an engine has to start: to listen, to connect, to finish the Hub handshake.
+    #[arg(long, default_value_t = 30.0)]
+    pub startup_timeout: f64,
+    /// Seconds an engine has to answer what is not a move (GAMEACC, Hub pong); past it, it
+    /// stalls (STALL).
+    #[arg(long, default_value_t = 10.0)]
+    pub response_timeout: f64,
+    /// Milliseconds the referee waits for an engine's answer to GAMEEND (DXP) or to `stop`
+    /// (Hub) after a game.
+    #[arg(long, default_value_t = 2000)]
+    pub gameend_wait: u64,
+}
+
+/// Whether the referee plays `v` over `protocol`: a variant on the dark squares of a grid
+/// (every square numbered), with men and kings only (the protocols' positions know no other
+/// piece), no drops, no opening removals, no castles; over DXP at most 99 squares (two
+/// digits).
+pub fn accepts(v: &Variant, protocol: Protocol) -> Result<(), String> {
+    let dark = matches!(
+        v.spec().board,
+        BoardShape::Grid(Squares::DarkA1 | Squares::LightA1)
+    );
+    if !dark {
+        return Err(format!(
+            "{}: the referee plays variants on the dark squares of a board (their squares are \
+             numbered)",
+            v.id()
+        ));
+    }
+    let other_pieces = [Kind::Parachutist, Kind::Knight].iter().any(|&k| {
+        let p = v.rules().piece(k);
+        !p.moves[0].is_empty()
+            || !p.moves[1].is_empty()
+            || !p.captures[0].is_empty()
+            || !p.captures[1].is_empty()
+    });
+    let r = v.rules();
+    if other_pieces || r.stones_in_hand > 0 || !r.opening_removals.is_empty() || r.castles.is_some()
+    {
+        return Err(format!(
+            "{}: DXP and Hub positions hold men and kings only",
+            v.id()
+        ));
+    }
+    if protocol == Protocol::Dxp && v.numbers().len() > 99 {
+        return Err(format!(
+            "{}: DXP writes squares with two digits; this board has {}",
+            v.id(),
+            v.numbers().len()
+        ));
+    }
+    Ok(())
+}
+
+/// The ids of the variants the referee plays over `protocol`.
+pub fn accepted(protocol: Protocol) -> Vec<&'static str> {
+    arbiter_rules::variants()
+        .iter()
+        .filter(|v| accepts(v, protocol).is_ok())
+        .map(|v| v.id())
+        .collect()
+}
+
+/// The value of Scan's Hub `variant` parameter for a variant, where Hub names it.
+pub fn hub_variant(v: &Variant) -> Option<&'static str> {
+    Some(match v.id() {
+        "international" => "normal",
+        "killer" => "killer",
+        "breakthrough" => "bt",
+        "frisian" => "frisian",
+        "antidraughts" => "losing",
+        _ => return None,
+    })
+}
+
+/// A failure of the command: its message and exit code (2: the command line or a file it
+/// names; 1: the match could not go on).
+pub struct Failure(pub String, pub u8);
+
+fn seconds(name: &str, s: f64) -> Result<Duration, Failure> {
+    if s.is_finite() && s > 0.0 && s <= 1e6 {
+        Ok(Duration::from_secs_f64(s))
+    } else {
+        Err(Failure(format!("--{name}: seconds, more than 0"), 2))
+    }
+}
+
+/// Runs `arbiter match`; `engines` holds the words of each `--engine`
+/// (`ArgMatches::get_occurrences`).
+pub fn run(args: MatchArgs, engines: Vec<Vec<String>>) -> Result<(), Failure> {
+    let usage = |m: String| Failure(m, 2);
+    let variant =
+        crate::ops::find_variant(&args.variant).map_err(|e| usage(e.problem().detail.clone()))?;
+    if engines.len() != 2 {
+        return Err(usage(format!(
+            "a match is between two engines: --engine was given {} times",
+            engines.len()
+        )));
+    }
+    let specs: Vec<EngineSpec> = engines
+        .iter()
+        .map(|w| EngineSpec::parse(w))
+        .collect::<Result<_, _>>()
+        .map_err(|e| usage(format!("--engine: {e}")))?;
+    if specs[0].protocol != specs[1].protocol {
+        return Err(usage(
+            "the two engines must speak the same protocol (the referee relays DXP moves \
+             between DXP engines, and asks Hub engines for theirs)"
+                .into(),
+        ));
+    }
+    let protocol = specs[0].protocol;
+    accepts(variant, protocol).map_err(usage)?;
+    if args.concurrency > 1 {
+        if let Some(s) = specs.iter().find(|s| s.connect.is_some()) {
+            return Err(usage(format!(
+                "{}: an engine at a fixed address (connect=) plays one game at a time; use \
+                 --concurrency 1, or cmd= so that each slot starts its own",
+                s.name
+            )));
+        }
+    }
+    if specs[0].name == specs[1].name {
+        return Err(usage(format!(
+            "both engines are named '{}': give them different name= values",
+            specs[0].name
+        )));
+    }
+    for s in &specs {
+        if let Some(tc) = s.tc {
+            seconds("tc", tc)?;
+        }
+    }
+    let tc = seconds("tc", args.tc)?;
+    let openings = match &args.openings {
+        Some(path) => {
+            let text = std::fs::read(path)
+                .map_err(|e| usage(format!("cannot read {}: {e}", path.display())))?;
+            let text = String::from_utf8_lossy(&text);
+            let name = path.display().to_string();
+            openings::read(variant, &name, &text).map_err(usage)?
+        }
+        None => openings::start_only(variant),
+    };
+    let tables_config = crate::config::TablesConfig {
+        dir: args
+            .tables_dir
+            .as_deref()
+            .filter(|d| !d.trim().is_empty())
+            .map(std::path::PathBuf::from),
+        build_wait: Duration::from_secs(7 * 24 * 3600),
+        ..crate::config::TablesConfig::default()
+    };
+    let tables = crate::tables::TableStore::from_config(&tables_config).map_err(usage)?;
+    let timeouts = Timeouts {
+        startup: seconds("startup-timeout", args.startup_timeout)?,
+        response: seconds("response-timeout", args.response_timeout)?,
+        gameend: Duration::from_millis(args.gameend_wait),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure(format!("cannot start the runtime: {e}"), 1))?;
+    let json = args.json;
+    let summary = runtime.block_on(async {
+        let mut listeners = [None, None];
+        for (i, s) in specs.iter().enumerate() {
+            listeners[i] = engine::bind_listener(s).await.map_err(usage)?;
+        }
+        let [a, b]: [EngineSpec; 2] = specs.try_into().expect("two engines");
+        let settings = runner::Settings {
+            variant,
+            openings,
+            engines: [Arc::new(a), Arc::new(b)],
+            rounds: args.rounds as usize,
+            games: args.games.map(|g| g as usize),
+            concurrency: args.concurrency as usize,
+            tc: tc.as_secs_f64(),
+            moves: args.moves,
+            margin: Duration::from_millis(args.time_margin),
+            adjudicating: Adjudicating {
+                tables: args.adjudicate == "tables",
+                max_plies: args.max_plies.map(|n| n as usize),
+                strict_claims: args.strict_claims,
+            },
+            timeouts,
+            pdn: args.pdn.clone(),
+            json,
+            progress: !json && std::io::stderr().is_terminal(),
+            event: args.event.clone(),
+            tables: Arc::new(tables),
+            listeners,
+            hub_variant: hub_variant(variant),
+        };
+        runner::run(settings).await.map_err(|e| Failure(e, 1))
+    })?;
+    // The slots have closed their engines; what is left (a process that ignored it) is killed.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    if json {
+        let mut line = serde_json::to_value(&summary).unwrap_or_default();
+        line["event"] = "summary".into();
+        runner::emit(&line);
+    } else {
+        print_summary(&summary);
+    }
+    Ok(())
+}
+
+fn print_summary(s: &runner::Summary) {
+    let mut lines = vec![format!(
+        "{} games ({} unfinished), {} plies, {:.1} s; PDN: {}",
+        s.games, s.unfinished, s.plies, s.seconds, s.pdn
+    )];
+    for e in &s.engines {
+        lines.push(format!("{}: {}", e.name, e.report.line()));
+        let [w, b] = e.by_colour;
+        lines.push(format!(
+            "  with White +{} ={} -{}, with Black +{} ={} -{}",
+            w[0], w[1], w[2], b[0], b[1], b[2]
+        ));
+        if !e.forfeits.is_empty() || e.false_claims > 0 {
+            let f: Vec<String> = e.forfeits.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            lines.push(format!(
+                "  forfeits: {}; false claims: {}",
+                if f.is_empty() {
+                    "none".into()
+                } else {
+                    f.join(", ")
+                },
+                e.false_claims
+            ));
+        }
+    }
+    let reasons: Vec<String> = s.reasons.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    lines.push(format!("reasons: {}", reasons.join(", ")));
+    if let Some(first) = s.engines.first() {
+        lines.push(format!("openings ({}'s score):", first.name));
+        for o in &s.openings {
+            lines.push(format!(
+                "  {} ({}): {}",
+                o.number,
+                o.source,
+                o.report.line()
+            ));
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    for l in lines {
+        if std::io::Write::write_all(&mut out, format!("{l}\n").as_bytes()).is_err() {
+            return;
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! The PDN record of a refereed game, written by the engine's PDN writer
+//! ([`write_pdn`]): the tags of the match (`Event`, `Round`, `White`, `Black`, `Result`, the
+//! variant's `GameType`, `FEN` when the game starts elsewhere than the start position), the
+//! reason the game ended (`Termination`, with the words in `TerminationDetail`), the time
+//! control and the clocks at the end (`TimeControl`, `WhiteClock`, `BlackClock`), the opening
+//! (`Opening`), then the moves played, each checked. An illegal move is a comment after the
+//! last legal one; a game the rules or the adjudication ended says so in a comment. The reason
+//! codes are those `/judge` uses, and the referee's own for forfeits and claims.
+
+use arbiter_rules::adjudication::{result_text, write_pdn, PdnOut, ResultConvention};
+use arbiter_rules::{Color, Verdict};
+
+use super::clock::{clock_text, Clocks};
+use super::game::{Game, GameEnd};
+
+/// What the tags of a game say besides the game itself.
+pub struct Tags<'a> {
+    pub event: &'a str,
+    pub round: usize,
+    /// The game's number in the match.
+    pub number: usize,
+    pub white: &'a str,
+    pub black: &'a str,
+    pub opening: &'a str,
+    /// Game time in seconds, and DXP's number of moves (0: none).
+    pub time: f64,
+    pub moves: u32,
+}
+
+/// The result of a game as its PDN tag writes it (`2-0`, `1-1`, `0-2`, `*` in the
+/// international style; first mover's score first).
+pub fn result(game: &Game, end: &GameEnd) -> &'static str {
+    result_text(game.variant, end.verdict, ResultConvention::FirstMover)
+}
+
+/// The game's PDN text.
+pub fn game_text(tags: &Tags, game: &Game, end: &GameEnd, clocks: &Clocks) -> String {
+    let time = if tags.moves > 0 {
+        format!("{}/{}", tags.moves, tags.time)
+    } else {
+        format!("{}", tags.time)
+    };
+    let list = vec![
+        ("Event".to_string(), tags.event.to_string()),
+        (
+            "Round".to_string(),
+            format!("{}.{}", tags.round, tags.number),
+        ),
+        ("White".to_string(), tags.white.to_string()),
+        ("Black".to_string(), tags.black.to_string()),
+        ("Opening".to_string(), tags.opening.to_string()),
+        ("TimeControl".to_string(), time),
+        (
+            "WhiteClock".to_string(),
+            clock_text(clocks.left(Color::White)),
+        ),
+        (
+            "BlackClock".to_string(),
+            clock_text(clocks.left(Color::Black)),
+        ),
+        ("PlyCount".to_string(), game.ply().to_string()),
+        ("Termination".to_string(), end.code.to_string()),
+        ("TerminationDetail".to_string(), end.detail.clone()),
+    ];
+    // The judgement the writer reads: the rules' or the adjudication's reason when they
+    // ended the game; a forfeit or a claim leaves the moves undecided, and the tags say why.
+    let verdict = if end.reason.is_some() {
+        end.verdict
+    } else {
+        Verdict::Undecided
+    };
+    let judgement = game.judgement(verdict, end.reason, end.illegal.clone());
+    write_pdn(&PdnOut {
+        variant: game.variant,
+        tags: &list,
+        start: &game.start,
+        counters: None,
+        judgement: &judgement,
+        warnings: &[],
+        result: result(game, end),
+    })
+}

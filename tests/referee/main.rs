@@ -1,0 +1,749 @@
+//! `arbiter match` against scripted engines (loopback only): DXP engines started by the
+//! referee, reached at an address, or connecting to it; Hub engines as child processes. The
+//! scripted engines are this test binary itself, run with `--peer` (see `peer.rs`); the main
+//! function hands over to them before the test harness starts.
+//!
+//! Every test runs the real command and reads its NDJSON events and its PDN file; the games'
+//! PDN is replayed through `arbiter judge`, whose verdict must agree wherever the rules ended
+//! the game. Time controls are short; the only timing that matters is that scripted delays
+//! are far beyond the clocks (no timed assertion).
+
+mod peer;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use serde_json::Value;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    match args.get(1).map(String::as_str) {
+        Some("--peer-dxp") => return peer::dxp_process(&args[2..]),
+        Some("--peer-hub") => return peer::hub_process(&args[2..]),
+        _ => {}
+    }
+    let tests = vec![
+        Trial::test("hub_games_end_by_the_rules_colours_swapped", hub_normal),
+        Trial::test("dxp_games_end_by_the_rules_colours_swapped", dxp_normal),
+        Trial::test("dxp_engine_at_an_address", dxp_connect),
+        Trial::test("dxp_engine_connecting_to_the_referee", dxp_listen),
+        Trial::test("illegal_move_loses_with_its_violation", illegal_move),
+        Trial::test(
+            "disconnect_forfeits_and_the_engine_is_restarted",
+            disconnect,
+        ),
+        Trial::test("stall_forfeits", stall),
+        Trial::test("flag_fall_loses", flag_fall),
+        Trial::test("false_claims", false_claims),
+        Trial::test("dxp_gameend_claims", dxp_claims),
+        Trial::test("table_adjudication", tables),
+        Trial::test("max_plies_limit", max_plies),
+        Trial::test("dxp_move_count_ends_the_game", dxp_moves),
+        Trial::test("concurrency_each_slot_with_its_engines", concurrency),
+        Trial::test("crash_forfeits", crash),
+        Trial::test("garbage_and_oversized_messages", garbage),
+        Trial::test("moves_out_of_turn", wrong_side),
+        Trial::test("illegal_opening_is_refused", illegal_opening),
+        Trial::test("bad_command_lines", bad_command_lines),
+        Trial::test("pdn_openings_are_played_out", pdn_openings),
+        Trial::test(
+            "documented_variants_are_the_accepted_ones",
+            documented_variants,
+        ),
+    ];
+    libtest_mimic::run(&Arguments::from_args(), tests).exit();
+}
+
+fn exe() -> String {
+    std::env::current_exe()
+        .unwrap()
+        .to_string_lossy()
+        .to_string()
+}
+
+/// A Hub engine of this binary with `script`.
+fn hub(name: &str, script: &str) -> Vec<String> {
+    vec![
+        format!("name={name}"),
+        "proto=hub".into(),
+        format!("cmd='{}' --peer-hub {script}", exe()),
+    ]
+}
+
+/// A DXP engine of this binary, started by the referee on `{port}`.
+fn dxp(name: &str, script: &str) -> Vec<String> {
+    vec![
+        format!("name={name}"),
+        "proto=dxp".into(),
+        format!("cmd='{}' --peer-dxp --port {{port}} {script}", exe()),
+    ]
+}
+
+/// A folder of its own for a test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-referee-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What a match printed: its events, the PDN file, the exit status and standard error.
+struct Ran {
+    events: Vec<Value>,
+    pdn: String,
+    output: Output,
+}
+
+impl Ran {
+    fn games(&self) -> Vec<&Value> {
+        self.events
+            .iter()
+            .filter(|e| e["event"] == "game")
+            .collect()
+    }
+    fn summary(&self) -> &Value {
+        self.events
+            .iter()
+            .find(|e| e["event"] == "summary")
+            .expect("a summary event")
+    }
+}
+
+fn run_match(dir: &Path, engines: [Vec<String>; 2], extra: &[&str]) -> Ran {
+    let pdn = dir.join("games.pdn");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    cmd.arg("match").arg("--json").arg("--pdn").arg(&pdn);
+    for e in &engines {
+        cmd.arg("--engine").args(e);
+    }
+    cmd.args([
+        "--tc",
+        "60",
+        "--gameend-wait",
+        "200",
+        "--response-timeout",
+        "5",
+    ]);
+    cmd.args(extra);
+    let output = cmd.output().expect("run arbiter match");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let events = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    Ran {
+        events,
+        pdn: std::fs::read_to_string(&pdn).unwrap_or_default(),
+        output,
+    }
+}
+
+fn check(cond: bool, what: impl Into<String>) -> Result<(), Failed> {
+    if cond {
+        Ok(())
+    } else {
+        Err(what.into().into())
+    }
+}
+
+fn ok(ran: &Ran) -> Result<(), Failed> {
+    check(
+        ran.output.status.success(),
+        format!(
+            "arbiter match failed: {}",
+            String::from_utf8_lossy(&ran.output.stderr)
+        ),
+    )
+}
+
+/// Whether a reason code is the rules' (as `/judge` gives them): not the adjudication's,
+/// not a forfeit's or a claim's.
+fn by_rules(code: &str) -> bool {
+    ![
+        "ENDGAME_TABLES",
+        "MOVE_LIMIT",
+        "ILLEGAL_MOVE",
+        "TIME_FORFEIT",
+        "DISCONNECT",
+        "STALL",
+        "CRASH",
+        "PROTOCOL_ERROR",
+        "REFUSED",
+        "RESIGNATION",
+        "FALSE_CLAIM",
+        "ENGINE_CLAIM",
+    ]
+    .contains(&code)
+}
+
+/// Replays the PDN file through `arbiter judge --ndjson`: no game may fail, and a game the
+/// rules ended must be judged to the same result.
+fn replay(ran: &Ran, dir: &Path) -> Result<(), Failed> {
+    let file = dir.join("games.pdn");
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["judge", "--ndjson"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    check(out.status.success(), "arbiter judge failed")?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let judged: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|v: &Value| v.get("summary").is_none())
+        .collect();
+    let games = ran.games();
+    check(
+        judged.len() == games.len(),
+        format!("{} games judged, {} played", judged.len(), games.len()),
+    )?;
+    let mut by_number: Vec<&&Value> = games.iter().collect();
+    by_number.sort_by_key(|g| g["game"].as_u64());
+    for (g, j) in by_number.iter().zip(&judged) {
+        check(j["error"].is_null(), format!("judge error: {j}"))?;
+        check(
+            j["invalid_move"].is_null(),
+            format!("an illegal move in the file: {j}"),
+        )?;
+        let reason = g["reason"].as_str().unwrap();
+        if by_rules(reason) {
+            check(
+                j["verdict"] == g["verdict"] && j["reason"]["code"] == reason,
+                format!("the judge disagrees: {j} / {g}"),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// An opening that ends soon under first-move play: one man each, kings, then a rule.
+const SHORT: &str = "W:W43,48:B3,8\n";
+
+fn openings(dir: &Path, text: &str) -> String {
+    let p = dir.join("openings.fen");
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().to_string()
+}
+
+/// Both games of an opening: the first engine White, then Black, the same start.
+fn swapped(ran: &Ran) -> Result<(), Failed> {
+    let g = ran.games();
+    check(g.len() == 2, format!("{} games", g.len()))?;
+    let first = g.iter().find(|x| x["game"] == 1).unwrap();
+    let second = g.iter().find(|x| x["game"] == 2).unwrap();
+    check(
+        first["white"] == "A" && first["black"] == "B" && second["white"] == "B",
+        "colours not swapped",
+    )?;
+    check(
+        first["opening"] == second["opening"],
+        "not the same opening",
+    )?;
+    check(
+        ran.pdn.matches("[White \"A\"]").count() == 1
+            && ran.pdn.matches("[White \"B\"]").count() == 1,
+        "PDN White tags",
+    )?;
+    for x in &g {
+        let reason = x["reason"].as_str().unwrap();
+        check(by_rules(reason), format!("not ended by the rules: {x}"))?;
+    }
+    let s = ran.summary();
+    let e = &s["engines"][0];
+    let n =
+        e["wins"].as_u64().unwrap() + e["draws"].as_u64().unwrap() + e["losses"].as_u64().unwrap();
+    check(n == 2, format!("tally {s}"))
+}
+
+fn hub_normal() -> Result<(), Failed> {
+    let dir = scratch("hub-normal");
+    let o = openings(&dir, SHORT);
+    let ran = run_match(&dir, [hub("A", ""), hub("B", "")], &["--openings", &o]);
+    ok(&ran)?;
+    swapped(&ran)?;
+    check(ran.pdn.contains("[Termination \""), "Termination tag")?;
+    check(ran.pdn.contains("[WhiteClock \""), "clock tags")?;
+    replay(&ran, &dir)
+}
+
+fn dxp_normal() -> Result<(), Failed> {
+    let dir = scratch("dxp-normal");
+    let o = openings(&dir, SHORT);
+    let ran = run_match(&dir, [dxp("A", ""), dxp("B", "")], &["--openings", &o]);
+    ok(&ran)?;
+    swapped(&ran)?;
+    replay(&ran, &dir)
+}
+
+fn dxp_connect() -> Result<(), Failed> {
+    let dir = scratch("dxp-connect");
+    let o = openings(&dir, SHORT);
+    let mut addrs = Vec::new();
+    for _ in 0..2 {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        addrs.push(l.local_addr().unwrap());
+        std::thread::spawn(move || {
+            let script = peer::Script::parse(&[]);
+            for s in l.incoming().flatten() {
+                peer::dxp_session(s, &script);
+            }
+        });
+    }
+    let engine = |name: &str, a: std::net::SocketAddr| {
+        vec![
+            format!("name={name}"),
+            "proto=dxp".into(),
+            format!("connect={a}"),
+        ]
+    };
+    let ran = run_match(
+        &dir,
+        [engine("A", addrs[0]), engine("B", addrs[1])],
+        &["--openings", &o],
+    );
+    ok(&ran)?;
+    swapped(&ran)
+}
+
+fn dxp_listen() -> Result<(), Failed> {
+    let dir = scratch("dxp-listen");
+    let o = openings(&dir, SHORT);
+    let engine = |name: &str| {
+        vec![
+            format!("name={name}"),
+            "proto=dxp".into(),
+            "listen=0".into(),
+            format!("cmd='{}' --peer-dxp --connect 127.0.0.1:{{port}}", exe()),
+        ]
+    };
+    let ran = run_match(&dir, [engine("A"), engine("B")], &["--openings", &o]);
+    ok(&ran)?;
+    swapped(&ran)
+}
+
+fn one_game(ran: &Ran, n: u64) -> &Value {
+    ran.games()
+        .into_iter()
+        .find(|g| g["game"] == n)
+        .unwrap_or_else(|| panic!("game {n}"))
+}
+
+fn illegal_move() -> Result<(), Failed> {
+    for (proto, dir) in [
+        ("hub", scratch("illegal-hub")),
+        ("dxp", scratch("illegal-dxp")),
+    ] {
+        let make = if proto == "hub" { hub } else { dxp };
+        let ran = run_match(
+            &dir,
+            [make("A", ""), make("B", "illegal=2")],
+            &["--games", "2"],
+        );
+        ok(&ran)?;
+        for g in ran.games() {
+            check(g["reason"] == "ILLEGAL_MOVE", format!("{proto}: {g}"))?;
+            check(g["violation"].is_string(), format!("no violation: {g}"))?;
+            // B loses: 2-0 when A is White, 0-2 when B is.
+            let want = if g["white"] == "A" { "2-0" } else { "0-2" };
+            check(g["result"] == want, format!("{g}"))?;
+            // B's second move: ply 3 (B Black) or ply 3 (B White: plies 1, 3).
+            check(g["plies"] == 2 || g["plies"] == 3, format!("{g}"))?;
+        }
+        check(
+            ran.pdn.contains("is not a legal move"),
+            "illegal move comment",
+        )?;
+        replay(&ran, &dir)?;
+    }
+    Ok(())
+}
+
+fn disconnect() -> Result<(), Failed> {
+    for (proto, dir) in [("dxp", scratch("disc-dxp")), ("hub", scratch("disc-hub"))] {
+        let make = if proto == "hub" { hub } else { dxp };
+        let ran = run_match(
+            &dir,
+            [make("A", ""), make("B", "disconnect=1")],
+            &["--games", "2"],
+        );
+        ok(&ran)?;
+        let g = ran.games();
+        check(g.len() == 2, "both games played: the engine was restarted")?;
+        for x in g {
+            check(x["reason"] == "DISCONNECT", format!("{proto}: {x}"))?;
+        }
+        check(
+            ran.summary()["engines"][1]["forfeits"]["DISCONNECT"] == 2,
+            format!("{}", ran.summary()),
+        )?;
+    }
+    Ok(())
+}
+
+fn stall() -> Result<(), Failed> {
+    let dir = scratch("stall-dxp");
+    let ran = run_match(
+        &dir,
+        [dxp("A", ""), dxp("B", "stall")],
+        &["--games", "1", "--response-timeout", "0.5"],
+    );
+    ok(&ran)?;
+    let g = one_game(&ran, 1);
+    check(
+        g["reason"] == "STALL" && g["result"] == "2-0",
+        format!("{g}"),
+    )?;
+    let dir = scratch("stall-hub");
+    let ran = run_match(
+        &dir,
+        [hub("A", ""), hub("B", "stall")],
+        &["--games", "1", "--startup-timeout", "0.5"],
+    );
+    ok(&ran)?;
+    let g = one_game(&ran, 1);
+    check(
+        g["reason"] == "STALL" && g["result"] == "2-0",
+        format!("{g}"),
+    )
+}
+
+fn flag_fall() -> Result<(), Failed> {
+    for (proto, dir) in [("hub", scratch("flag-hub")), ("dxp", scratch("flag-dxp"))] {
+        let make = if proto == "hub" { hub } else { dxp };
+        let mut b = make("B", "slow=2:3000");
+        b.push("tc=0.5".into());
+        let ran = run_match(
+            &dir,
+            [make("A", ""), b],
+            &["--games", "1", "--time-margin", "100"],
+        );
+        ok(&ran)?;
+        let g = one_game(&ran, 1);
+        check(
+            g["reason"] == "TIME_FORFEIT" && g["result"] == "2-0",
+            format!("{proto}: {g}"),
+        )?;
+        check(g["clock"]["black"] == "0:00:00.0", format!("{g}"))?;
+        check(ran.pdn.contains("[BlackClock \"0:00:00.0\"]"), "clock tag")?;
+    }
+    Ok(())
+}
+
+fn false_claims() -> Result<(), Failed> {
+    // A win claimed from the start position: nothing confirms it.
+    let dir = scratch("claim-strict");
+    let ran = run_match(
+        &dir,
+        [hub("A", ""), hub("B", "claim=1:win")],
+        &["--games", "1", "--strict-claims"],
+    );
+    ok(&ran)?;
+    let g = one_game(&ran, 1);
+    check(
+        g["reason"] == "FALSE_CLAIM" && g["result"] == "2-0",
+        format!("{g}"),
+    )?;
+    check(
+        g["claim"]["status"] == "false" && g["claim"]["by"] == "black",
+        format!("{g}"),
+    )?;
+    check(ran.summary()["engines"][1]["false_claims"] == 1, "counted")?;
+    // Without --strict-claims: recorded as made, unverified.
+    let dir = scratch("claim-lenient");
+    let ran = run_match(
+        &dir,
+        [hub("A", ""), hub("B", "claim=1:draw")],
+        &["--games", "1"],
+    );
+    ok(&ran)?;
+    let g = one_game(&ran, 1);
+    check(
+        g["reason"] == "ENGINE_CLAIM" && g["result"] == "1-1",
+        format!("{g}"),
+    )?;
+    check(g["claim"]["status"] == "unverified", format!("{g}"))?;
+    // A claim the tables contradict: White king against a lone Black king is no win for
+    // Black. Strict: Black loses; lenient: the tables' draw stands.
+    let dir = scratch("claim-tables");
+    let o = openings(&dir, "W:WK46:BK5\n");
+    let ran = run_match(
+        &dir,
+        [hub("A", ""), hub("B", "claim=1:win")],
+        &["--games", "1", "--openings", &o],
+    );
+    ok(&ran)?;
+    let g = one_game(&ran, 1);
+    check(
+        g["reason"] == "ENDGAME_TABLES" && g["result"] == "1-1" && g["claim"]["status"] == "false",
+        format!("{g}"),
+    )?;
+    // A resignation.
+    let dir = scratch("claim-resign");
+    let ran = run_match(
+        &dir,
+        [hub("A", ""), hub("B", "claim=1:loss")],
+        &["--games", "1"],
+    );
+    ok(&ran)?;
+    let g = one_game(&ran, 1);
+    check(
+        g["reason"] == "RESIGNATION" && g["result"] == "2-0",
+        format!("{g}"),
+    )
+}
+
+fn dxp_claims() -> Result<(), Failed> {
+    let dir = scratch("dxp-claim");
+    let ran = run_match(
+        &dir,
+        [dxp("A", ""), dxp("B", "claim=1:win")],
+        &["--games", "2", "--strict-claims"],
+    );
+    ok(&ran)?;
+    for g in ran.games() {
+        check(g["reason"] == "FALSE_CLAIM", format!("{g}"))?;
+        let want = if g["white"] == "A" { "2-0" } else { "0-2" };
+        check(g["result"] == want, format!("{g}"))?;
+    }
+    Ok(())
+}
+
+fn tables() -> Result<(), Failed> {
+    // One king each, far apart: a draw (no capture is possible, and a lone king is never
+    // caught by another). Three kings against a king off the main diagonal: a win.
+    let dir = scratch("tables");
+    let o = openings(&dir, "W:WK46:BK5\nW:WK1,K2,K3:BK50\n");
+    let ran = run_match(
+        &dir,
+        [hub("A", ""), hub("B", "")],
+        &["--openings", &o, "--adjudicate", "tables"],
+    );
+    ok(&ran)?;
+    for g in ran.games() {
+        check(g["reason"] == "ENDGAME_TABLES", format!("{g}"))?;
+        check(g["plies"] == 0, format!("decided at the start: {g}"))?;
+        let want = if g["opening"] == 1 { "1-1" } else { "2-0" };
+        check(g["result"] == want, format!("{g}"))?;
+    }
+    replay(&ran, &dir)
+}
+
+fn max_plies() -> Result<(), Failed> {
+    let dir = scratch("max-plies");
+    let ran = run_match(
+        &dir,
+        [hub("A", ""), hub("B", "")],
+        &["--games", "2", "--max-plies", "7"],
+    );
+    ok(&ran)?;
+    for g in ran.games() {
+        check(
+            g["reason"] == "MOVE_LIMIT" && g["plies"] == 7 && g["result"] == "1-1",
+            format!("{g}"),
+        )?;
+    }
+    check(
+        ran.pdn.contains("adjudicated after ply 7: MOVE_LIMIT"),
+        "PDN comment",
+    )?;
+    replay(&ran, &dir)
+}
+
+fn dxp_moves() -> Result<(), Failed> {
+    let dir = scratch("dxp-moves");
+    let ran = run_match(
+        &dir,
+        [dxp("A", ""), dxp("B", "")],
+        &["--games", "1", "--moves", "3"],
+    );
+    ok(&ran)?;
+    let g = one_game(&ran, 1);
+    check(
+        g["reason"] == "MOVE_LIMIT" && g["plies"] == 6,
+        format!("{g}"),
+    )
+}
+
+fn concurrency() -> Result<(), Failed> {
+    let dir = scratch("concurrency");
+    let o = openings(&dir, "W:W43,48:B3,8\nW:W42,47:B4,9\n");
+    let ran = run_match(
+        &dir,
+        [hub("A", ""), hub("B", "")],
+        &["--openings", &o, "--concurrency", "2", "--rounds", "2"],
+    );
+    ok(&ran)?;
+    check(ran.games().len() == 8, "eight games")?;
+    check(ran.events[0]["concurrency"] == 2, "two slots")?;
+    // The file holds the games in order, whatever order they ended in.
+    let rounds: Vec<&str> = ran
+        .pdn
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Round \""))
+        .collect();
+    let want: Vec<String> = (1..=8)
+        .map(|n| format!("{}.{n}\"]", if n <= 4 { 1 } else { 2 }))
+        .collect();
+    check(rounds == want, format!("{rounds:?}"))?;
+    replay(&ran, &dir)
+}
+
+fn crash() -> Result<(), Failed> {
+    for (proto, dir) in [("hub", scratch("crash-hub")), ("dxp", scratch("crash-dxp"))] {
+        let make = if proto == "hub" { hub } else { dxp };
+        let ran = run_match(
+            &dir,
+            [make("A", "crash=2"), make("B", "")],
+            &["--games", "2"],
+        );
+        ok(&ran)?;
+        for g in ran.games() {
+            check(g["reason"] == "CRASH", format!("{proto}: {g}"))?;
+            let want = if g["white"] == "A" { "0-2" } else { "2-0" };
+            check(g["result"] == want, format!("{g}"))?;
+        }
+    }
+    Ok(())
+}
+
+fn garbage() -> Result<(), Failed> {
+    let cases = [
+        ("dxp", "garbage=1", "PROTOCOL_ERROR"),
+        ("dxp", "oversized=1", "PROTOCOL_ERROR"),
+        ("hub", "oversized=1", "PROTOCOL_ERROR"),
+        ("hub", "garbage=1", "ILLEGAL_MOVE"),
+    ];
+    for (i, (proto, script, reason)) in cases.into_iter().enumerate() {
+        let dir = scratch(&format!("garbage-{i}"));
+        let make = if proto == "hub" { hub } else { dxp };
+        let ran = run_match(&dir, [make("A", ""), make("B", script)], &["--games", "1"]);
+        ok(&ran)?;
+        let g = one_game(&ran, 1);
+        check(
+            g["reason"] == reason && g["result"] == "2-0",
+            format!("{proto} {script}: {g}"),
+        )?;
+    }
+    Ok(())
+}
+
+fn wrong_side() -> Result<(), Failed> {
+    for (proto, dir) in [("dxp", scratch("wrong-dxp")), ("hub", scratch("wrong-hub"))] {
+        let make = if proto == "hub" { hub } else { dxp };
+        let ran = run_match(
+            &dir,
+            [make("A", "wrongside=1"), make("B", "")],
+            &["--games", "1"],
+        );
+        ok(&ran)?;
+        let g = one_game(&ran, 1);
+        check(
+            g["reason"] == "PROTOCOL_ERROR" && g["result"] == "0-2",
+            format!("{proto}: {g}"),
+        )?;
+        check(
+            g["detail"].as_str().unwrap().contains("not its turn"),
+            format!("{g}"),
+        )?;
+    }
+    Ok(())
+}
+
+fn illegal_opening() -> Result<(), Failed> {
+    let dir = scratch("illegal-opening");
+    let o = openings(&dir, "W:W43,48:B3,8\nW:W43,48,51:B3\n");
+    let ran = run_match(&dir, [hub("A", ""), hub("B", "")], &["--openings", &o]);
+    check(ran.output.status.code() == Some(2), "exit code 2")?;
+    let err = String::from_utf8_lossy(&ran.output.stderr);
+    check(err.contains("openings.fen:2"), format!("{err}"))?;
+    check(ran.games().is_empty(), "no game played")
+}
+
+fn bad_command_lines() -> Result<(), Failed> {
+    let dir = scratch("bad-lines");
+    let cases: Vec<(Vec<String>, Vec<String>, &str)> = vec![
+        (hub("A", ""), dxp("B", ""), "same protocol"),
+        (hub("A", ""), hub("A", ""), "different name"),
+        (
+            hub("A", ""),
+            vec!["name=B".into(), "proto=dxp".into(), "cmd=x".into()],
+            "{port}",
+        ),
+        (
+            hub("A", ""),
+            vec!["name=B".into(), "bogus=1".into()],
+            "unknown engine key",
+        ),
+    ];
+    for (a, b, says) in cases {
+        let ran = run_match(&dir, [a, b], &[]);
+        let err = String::from_utf8_lossy(&ran.output.stderr);
+        check(
+            ran.output.status.code() == Some(2),
+            format!("exit 2: {err}"),
+        )?;
+        check(err.contains(says), format!("'{says}' in {err}"))?;
+    }
+    let ran = run_match(
+        &dir,
+        [hub("A", ""), hub("B", "")],
+        &["--variant", "turkish"],
+    );
+    check(ran.output.status.code() == Some(2), "turkish refused")?;
+    // A program that does not exist: the match stops, exit 1.
+    let ran = run_match(
+        &dir,
+        [
+            hub("A", ""),
+            vec!["name=B".into(), "cmd=/nonexistent/engine".into()],
+        ],
+        &["--games", "1"],
+    );
+    check(ran.output.status.code() == Some(1), "exit 1")
+}
+
+fn pdn_openings() -> Result<(), Failed> {
+    let dir = scratch("pdn-openings");
+    let p = dir.join("openings.pdn");
+    std::fs::write(&p, "[Event \"o\"]\n1. 32-28 19-23 2. 28x19 14x23 *\n").unwrap();
+    let ran = run_match(
+        &dir,
+        [hub("A", ""), hub("B", "")],
+        &["--openings", p.to_str().unwrap(), "--max-plies", "4"],
+    );
+    ok(&ran)?;
+    check(
+        ran.pdn.contains("[FEN \"W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,15,16,17,18,20,23\"]")
+            || ran.pdn.contains("[FEN \"W:W31-50:B1-13,15-18,20,23\"]"),
+        format!("FEN tag of the position after the opening:\n{}", ran.pdn),
+    )?;
+    replay(&ran, &dir)
+}
+
+fn documented_variants() -> Result<(), Failed> {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/match.md")).unwrap();
+    for (proto, line) in [
+        (arbiter::referee::engine::Protocol::Dxp, "Over DXP: "),
+        (arbiter::referee::engine::Protocol::Hub, "Over Hub: "),
+    ] {
+        let listed = doc
+            .lines()
+            .find_map(|l| l.strip_prefix(line))
+            .ok_or("the variants line in docs/match.md")?;
+        let mut listed: Vec<String> = listed
+            .trim_end_matches('.')
+            .split(", ")
+            .map(|s| s.trim_matches('`').to_string())
+            .collect();
+        listed.sort();
+        let mut accepted: Vec<String> = arbiter::referee::accepted(proto)
+            .into_iter()
+            .map(String::from)
+            .collect();
+        accepted.sort();
+        check(listed == accepted, format!("{listed:?} / {accepted:?}"))?;
+    }
+    Ok(())
+}
