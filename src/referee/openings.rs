@@ -132,7 +132,7 @@ mod tests {
         let v = international();
         assert_eq!(
             v.fen(&o[0].position),
-            v.fen(&v.parse_fen("W:W31-50:B1-13,15-18,20,23").unwrap())
+            v.fen(&v.parse_fen("W:W31,33-50:B1-13,15-18,20,23").unwrap())
         );
     }
 
@@ -143,7 +143,7 @@ mod tests {
         assert!(e.starts_with("o.fen:2: "), "{e}");
         let e = read(v, "o.pdn", "[FEN \"W:W31-50:B1-20\"]\n1. 32-27 *\n").unwrap_err();
         assert!(e.contains("ply 1"), "{e}");
-        let e = read(v, "o.fen", "B:W28:B\n").unwrap_err();
+        let e = read(v, "o.fen", "B:W47,48:B42\n").unwrap_err();
         assert!(e.contains("already over"), "{e}");
         assert!(read(v, "o.fen", "# nothing\n").is_err());
     }
