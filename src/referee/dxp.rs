@@ -119,9 +119,9 @@ pub fn minutes_field(seconds: f64) -> String {
 /// The letters of a position for a GAMEREQ: the side to move, then each square in number order
 /// (`e` empty, `w`/`z` a white/black man, `W`/`Z` a king).
 pub fn position_letters(v: &Variant, pos: &Position) -> String {
-    let mut s = String::with_capacity(v.numbers().len() + 1);
+    let mut s = String::with_capacity(v.board().len() + 1);
     s.push(color_letter(pos.side()));
-    for n in 1..=v.numbers().len() as u32 {
+    for n in 1..=v.board().len() as u32 {
         let piece = v.cell_of_number(n).and_then(|c| pos.piece_at(c));
         s.push(match piece {
             None => 'e',

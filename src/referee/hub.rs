@@ -112,12 +112,12 @@ pub fn quote(value: &str) -> String {
 
 /// The position as Hub writes it: the side to move, then each square in number order.
 pub fn position_string(v: &Variant, pos: &Position) -> String {
-    let mut s = String::with_capacity(v.numbers().len() + 1);
+    let mut s = String::with_capacity(v.board().len() + 1);
     s.push(match pos.side() {
         Color::White => 'W',
         Color::Black => 'B',
     });
-    for n in 1..=v.numbers().len() as u32 {
+    for n in 1..=v.board().len() as u32 {
         let piece = v.cell_of_number(n).and_then(|c| pos.piece_at(c));
         s.push(match piece {
             None => 'e',

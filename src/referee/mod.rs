@@ -145,11 +145,11 @@ pub fn accepts(v: &Variant, protocol: Protocol) -> Result<(), String> {
             v.id()
         ));
     }
-    if protocol == Protocol::Dxp && v.numbers().len() > 99 {
+    if protocol == Protocol::Dxp && v.board().len() > 99 {
         return Err(format!(
             "{}: DXP writes squares with two digits; this board has {}",
             v.id(),
-            v.numbers().len()
+            v.board().len()
         ));
     }
     Ok(())

@@ -376,7 +376,7 @@ async fn worker(
     tx: mpsc::Sender<Played>,
 ) -> Result<(), String> {
     let mut players: [Option<Player>; 2] = [None, None];
-    let squares = settings.variant.numbers().len();
+    let squares = settings.variant.board().len();
     loop {
         let next = queue.lock().unwrap_or_else(|p| p.into_inner()).pop_front();
         let Some(s) = next else { break };
@@ -699,9 +699,12 @@ async fn dxp_moves(
         let deadline = clocks.deadline().expect("a running clock");
         loop {
             let (m, o) = pair(players, mover);
+            // The other side first: a message out of turn already there is seen before the
+            // mover's answer.
             let (side, said) = tokio::select! {
-                s = m.recv() => (mover, s),
+                biased;
                 s = o.recv() => (other, s),
+                s = m.recv() => (mover, s),
                 _ = tokio::time::sleep_until(deadline.into()) => {
                     clocks.flag(Instant::now());
                     return Ok(game.forfeit(mover, Forfeit::TimeForfeit, format!(
@@ -796,6 +799,36 @@ async fn dxp_moves(
     }
 }
 
+/// Hub: `ping`, and every line up to the `pong`: a `done` among them is a move sent out of
+/// turn (a forfeit), and nothing of an earlier search is left pending.
+async fn sync(p: &mut Player, response: Duration) -> Result<(), Fault> {
+    p.send_line("ping").await?;
+    let deadline = Instant::now() + response;
+    loop {
+        match tokio::time::timeout_at(deadline.into(), p.recv()).await {
+            Err(_) => return Err(Fault::new(Forfeit::Stall, "no 'pong' in time")),
+            Ok(Said::Hub(line)) if line.command == "pong" => return Ok(()),
+            Ok(Said::Hub(line)) if line.command == "done" => {
+                return Err(Fault::new(
+                    Forfeit::ProtocolError,
+                    format!(
+                        "'done' with a move ({}) while it is not its turn",
+                        line.arg("move").unwrap_or("none")
+                    ),
+                ));
+            }
+            Ok(Said::Oversized) => {
+                return Err(Fault::new(
+                    Forfeit::ProtocolError,
+                    format!("a line longer than {} bytes", hub::MAX_LINE),
+                ));
+            }
+            Ok(Said::Gone(f)) => return Err(f),
+            Ok(_) => {}
+        }
+    }
+}
+
 /// The `level` line of a Hub search: the engine's `movetime=` if set, else its time left
 /// (and the moves left to DXP's number of moves, never 0).
 fn level_line(settings: &Settings, p: &Player, game: &Game, clocks: &Clocks) -> String {
@@ -847,6 +880,10 @@ async fn play_hub(
             pos_line.push_str(&format!(" moves=\"{}\"", moves.join(" ")));
         }
         let (m, _) = pair(&mut players, mover);
+        // `ping` first: a `done` before the `pong` was sent out of turn.
+        if let Err(f) = sync(m, settings.timeouts.response).await {
+            return Ok(game.forfeit(mover, f.forfeit, f.detail));
+        }
         let level = level_line(settings, m, game, clocks);
         for line in [pos_line.as_str(), level.as_str(), "go think"] {
             if let Err(f) = m.send_line(line).await {
@@ -857,9 +894,12 @@ async fn play_hub(
         let deadline = clocks.deadline().expect("a running clock");
         loop {
             let (m, o) = pair(&mut players, mover);
+            // The other side first: a message out of turn already there is seen before the
+            // mover's answer.
             let (side, said) = tokio::select! {
-                s = m.recv() => (mover, s),
+                biased;
                 s = o.recv() => (other, s),
+                s = m.recv() => (mover, s),
                 _ = tokio::time::sleep_until(deadline.into()) => {
                     clocks.flag(Instant::now());
                     // End the search; an engine that does not answer is restarted.

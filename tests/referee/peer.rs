@@ -341,6 +341,7 @@ pub fn hub_process(args: &[String]) {
                 }
             }
             "ping" => reply(&mut out, "pong"),
+            "new-game" => n = 0,
             "pos" => {
                 let text = line.split("pos=").nth(1).unwrap();
                 let board: String = text.chars().take(51).collect();
