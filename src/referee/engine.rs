@@ -616,6 +616,13 @@ impl Player {
         }
     }
 
+    /// Whether the engine's process has ended (between games: it is started again).
+    pub fn exited(&mut self) -> bool {
+        self.child
+            .as_mut()
+            .is_some_and(|c| matches!(c.try_wait(), Ok(Some(_))))
+    }
+
     /// The fault of an engine whose input ended: a crash when its process has ended (within
     /// half a second), else a disconnect.
     async fn gone(&mut self) -> Fault {

@@ -387,6 +387,14 @@ async fn worker(
             Duration::from_secs_f64(settings.engines[engine].tc.unwrap_or(settings.tc))
         };
         let mut clocks = Clocks::new(time(s.white), time(1 - s.white), settings.margin);
+        // An engine whose process ended since its last game is started again.
+        for p in players.iter_mut() {
+            if p.as_mut().is_some_and(|p| p.exited()) {
+                if let Some(p) = p.take() {
+                    p.close().await;
+                }
+            }
+        }
         // Open what is not open; a fault there forfeits the game.
         let mut faults: [Option<Fault>; 2] = [None, None];
         for e in 0..2 {

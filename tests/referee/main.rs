@@ -117,14 +117,15 @@ fn run_match(dir: &Path, engines: [Vec<String>; 2], extra: &[&str]) -> Ran {
     for e in &engines {
         cmd.arg("--engine").args(e);
     }
-    cmd.args([
-        "--tc",
-        "60",
-        "--gameend-wait",
-        "200",
-        "--response-timeout",
-        "5",
-    ]);
+    for (flag, value) in [
+        ("--tc", "60"),
+        ("--gameend-wait", "200"),
+        ("--response-timeout", "5"),
+    ] {
+        if !extra.contains(&flag) {
+            cmd.args([flag, value]);
+        }
+    }
     cmd.args(extra);
     let output = cmd.output().expect("run arbiter match");
     let text = String::from_utf8_lossy(&output.stdout);

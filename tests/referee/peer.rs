@@ -242,11 +242,12 @@ pub fn dxp_session(mut stream: TcpStream, script: &Script) {
             }
             _ => continue,
         }
-        // Its turn?
+        // Its turn, with a move to make? (A finished game waits for the GAMEEND.)
         let Some((p, me, n)) = pos.as_mut() else {
             continue;
         };
-        if p.side() != *me {
+        let moves = variant().legal_moves(p, &Budget::unlimited()).unwrap();
+        if p.side() != *me || moves.is_empty() {
             continue;
         }
         *n += 1;
