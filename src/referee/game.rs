@@ -649,7 +649,7 @@ mod tests {
         let g = game("W:W31-50:B1-20");
         let d = g.find_move(32, 28, &[]).unwrap();
         assert_eq!(d.notation, "32-28");
-        let e = g.find_move(32, 27, &[]).unwrap_err();
+        let e = g.find_move(32, 22, &[]).unwrap_err();
         assert!(e.violation().is_some(), "{e}");
         let e = g.find_move(32, 77, &[]).unwrap_err();
         assert_eq!(e.violation(), Some(Violation::NoSuchSquare));

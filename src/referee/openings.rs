@@ -141,7 +141,7 @@ mod tests {
         let v = international();
         let e = read(v, "o.fen", "W:W31-50:B1-20\nW:W31-50,K51:B1-20\n").unwrap_err();
         assert!(e.starts_with("o.fen:2: "), "{e}");
-        let e = read(v, "o.pdn", "[FEN \"W:W31-50:B1-20\"]\n1. 32-27 *\n").unwrap_err();
+        let e = read(v, "o.pdn", "[FEN \"W:W31-50:B1-20\"]\n1. 32-26 *\n").unwrap_err();
         assert!(e.contains("ply 1"), "{e}");
         let e = read(v, "o.fen", "B:W47,48:B42\n").unwrap_err();
         assert!(e.contains("already over"), "{e}");
