@@ -413,6 +413,38 @@ fn the_engine_crate_has_no_import_circle() {
     assert_acyclic("rules/src");
 }
 
+/// The match referee is a front end beside HTTP: it reads the operations and the layers
+/// below, never `api` or `http`, and nothing but the crate root names it.
+#[test]
+fn the_referee_is_a_front_end_beside_http() {
+    let krate = Crate::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src"));
+    let graph = krate.graph();
+    let under = |m: &[String], top: &str| m.first().is_some_and(|f| f == top);
+    let mut wrong = Vec::new();
+    let mut to_ops = 0;
+    for (from, targets) in &graph {
+        for t in targets {
+            if under(from, "referee") {
+                if under(t, "api") || under(t, "http") {
+                    wrong.push(format!("{} -> {}", name(from), name(t)));
+                }
+                to_ops += usize::from(under(t, "ops"));
+            } else if under(t, "referee") && !from.is_empty() {
+                wrong.push(format!("{} -> {}", name(from), name(t)));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "arrows that cross the referee's layer: {wrong:?}"
+    );
+    // The check reads the referee's real arrows: it calls the operations.
+    assert!(
+        to_ops > 0,
+        "no arrow from the referee to the operations read"
+    );
+}
+
 /// The checker finds a circle where there is one.
 #[test]
 fn a_circle_is_found() {
