@@ -86,9 +86,9 @@ fn first_move(pos: &Position) -> (u32, u32, Vec<u32>) {
     let v = variant();
     let moves = v.legal_moves(pos, &Budget::unlimited()).unwrap();
     let m = moves.first().expect("a legal move");
-    let mut caps: Vec<u32> = m.captured.iter().map(|c| num(v, c)).collect();
+    let mut caps: Vec<u32> = m.captured().iter().map(|c| num(v, c)).collect();
     caps.sort();
-    (num(v, m.from as usize), num(v, m.to as usize), caps)
+    (num(v, m.from() as usize), num(v, m.to() as usize), caps)
 }
 
 /// A move that is not legal in `pos`: the first legal move's piece sent to its start square's
@@ -140,9 +140,9 @@ fn apply(pos: &Position, from: u32, to: u32, caps: &[u32]) -> Position {
         .unwrap()
         .into_iter()
         .find(|m| {
-            let mut c: Vec<u32> = m.captured.iter().map(|c| num(v, c)).collect();
+            let mut c: Vec<u32> = m.captured().iter().map(|c| num(v, c)).collect();
             c.sort();
-            num(v, m.from as usize) == from && num(v, m.to as usize) == to && c == set
+            num(v, m.from() as usize) == from && num(v, m.to() as usize) == to && c == set
         })
         .expect("the referee relays legal moves");
     v.play(pos, &m)
@@ -257,12 +257,15 @@ pub fn dxp_session(mut stream: TcpStream, script: &Script) {
                 for x in &c {
                     m.push_str(&two(*x));
                 }
-                send(&mut stream, &m);
+                if script.wrongside == Some(*n) {
+                    // The move and the same move again out of turn, in one write: the second
+                    // is there as soon as the first, whatever the scheduling.
+                    let _ = stream.write_all(format!("{m}\0{m}\0").as_bytes());
+                } else {
+                    send(&mut stream, &m);
+                }
                 if script.illegal != Some(*n) {
                     *p = apply(p, f, t, &c);
-                }
-                if script.wrongside == Some(*n) {
-                    send(&mut stream, &m);
                 }
             }
             Act::Garbage => send(&mut stream, "M00zz"),
