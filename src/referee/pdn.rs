@@ -2,7 +2,8 @@
 //! ([`write_pdn`]): the tags of the match (`Event`, `Round`, `White`, `Black`, `Result`, the
 //! variant's `GameType`, `FEN` when the game starts elsewhere than the start position), the
 //! reason the game ended (`Termination`, with the words in `TerminationDetail`), the time
-//! control and the clocks at the end (`TimeControl`, `WhiteClock`, `BlackClock`), the opening
+//! control and the clocks at the end (`TimeControl`, or `WhiteTimeControl` and
+//! `BlackTimeControl` with time odds; `WhiteClock`, `BlackClock`), the opening
 //! (`Opening`), then the moves played, each checked. An illegal move is a comment after the
 //! last legal one; a game the rules or the adjudication ended says so in a comment. The reason
 //! codes are those `/judge` uses, and the referee's own for forfeits and claims.
@@ -22,8 +23,9 @@ pub struct Tags<'a> {
     pub white: &'a str,
     pub black: &'a str,
     pub opening: &'a str,
-    /// Game time in seconds, and DXP's number of moves (0: none).
-    pub time: f64,
+    /// Each side's game time in seconds (White's, Black's), and DXP's number of moves
+    /// (0: none).
+    pub time: [f64; 2],
     pub moves: u32,
 }
 
@@ -35,12 +37,23 @@ pub fn result(game: &Game, end: &GameEnd) -> &'static str {
 
 /// The game's PDN text.
 pub fn game_text(tags: &Tags, game: &Game, end: &GameEnd, clocks: &Clocks) -> String {
-    let time = if tags.moves > 0 {
-        format!("{}/{}", tags.moves, tags.time)
-    } else {
-        format!("{}", tags.time)
+    let control = |seconds: f64| {
+        if tags.moves > 0 {
+            format!("{}/{}", tags.moves, seconds)
+        } else {
+            format!("{seconds}")
+        }
     };
-    let list = vec![
+    // One TimeControl when both sides have the same time; with time odds, each side's.
+    let times = if tags.time[0] == tags.time[1] {
+        vec![("TimeControl".to_string(), control(tags.time[0]))]
+    } else {
+        vec![
+            ("WhiteTimeControl".to_string(), control(tags.time[0])),
+            ("BlackTimeControl".to_string(), control(tags.time[1])),
+        ]
+    };
+    let mut list = vec![
         ("Event".to_string(), tags.event.to_string()),
         (
             "Round".to_string(),
@@ -49,7 +62,9 @@ pub fn game_text(tags: &Tags, game: &Game, end: &GameEnd, clocks: &Clocks) -> St
         ("White".to_string(), tags.white.to_string()),
         ("Black".to_string(), tags.black.to_string()),
         ("Opening".to_string(), tags.opening.to_string()),
-        ("TimeControl".to_string(), time),
+    ];
+    list.extend(times);
+    list.extend([
         (
             "WhiteClock".to_string(),
             clock_text(clocks.left(Color::White)),
@@ -61,7 +76,7 @@ pub fn game_text(tags: &Tags, game: &Game, end: &GameEnd, clocks: &Clocks) -> St
         ("PlyCount".to_string(), game.ply().to_string()),
         ("Termination".to_string(), end.code.to_string()),
         ("TerminationDetail".to_string(), end.detail.clone()),
-    ];
+    ]);
     // The judgement the writer reads: the rules' or the adjudication's reason when they
     // ended the game; a forfeit or a claim leaves the moves undecided, and the tags say why.
     let verdict = if end.reason.is_some() {

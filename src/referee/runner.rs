@@ -475,7 +475,7 @@ async fn worker(
             white: names[s.white],
             black: names[1 - s.white],
             opening: &opening.source,
-            time: settings.tc,
+            time: [time(s.white).as_secs_f64(), time(1 - s.white).as_secs_f64()],
             moves: settings.moves,
         };
         let played = Played {

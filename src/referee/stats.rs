@@ -48,7 +48,9 @@ pub fn elo_of_score(s: f64) -> Option<f64> {
     if !(s > 0.0 && s < 1.0) {
         return None;
     }
-    Some(-400.0 * (1.0 / s - 1.0).log10())
+    let elo = -400.0 * (1.0 / s - 1.0).log10();
+    // An even score gives -0.0, which JSON would print as `-0.0`.
+    Some(if elo == 0.0 { 0.0 } else { elo })
 }
 
 impl Tally {
@@ -220,6 +222,7 @@ mod tests {
         }
         .report();
         assert_eq!(draws.los, None);
+        assert_eq!(draws.elo.map(f64::is_sign_positive), Some(true));
         assert_eq!(draws.elo, Some(0.0));
     }
 }

@@ -263,8 +263,24 @@ fn hub_normal() -> Result<(), Failed> {
     let ran = run_match(&dir, [hub("A", ""), hub("B", "")], &["--openings", &o]);
     ok(&ran)?;
     swapped(&ran)?;
-    check(ran.pdn.contains("[Termination \""), "Termination tag")?;
-    check(ran.pdn.contains("[WhiteClock \""), "clock tags")?;
+    // The tags the games must have, each once per game.
+    for tag in [
+        "Event",
+        "Round",
+        "White",
+        "Black",
+        "Result",
+        "GameType",
+        "FEN",
+        "TimeControl",
+        "WhiteClock",
+        "BlackClock",
+        "Termination",
+    ] {
+        let n = ran.pdn.matches(&format!("[{tag} \"")).count();
+        check(n == 2, format!("{n} {tag} tags"))?;
+    }
+    check(ran.pdn.contains("[TimeControl \"60\"]"), "TimeControl 60")?;
     replay(&ran, &dir)
 }
 
@@ -427,6 +443,13 @@ fn flag_fall() -> Result<(), Failed> {
         )?;
         check(g["clock"]["black"] == "0:00:00.0", format!("{g}"))?;
         check(ran.pdn.contains("[BlackClock \"0:00:00.0\"]"), "clock tag")?;
+        // Time odds: each side's time control is written.
+        check(
+            ran.pdn.contains("[WhiteTimeControl \"60\"]")
+                && ran.pdn.contains("[BlackTimeControl \"1\"]")
+                && !ran.pdn.contains("[TimeControl "),
+            "time control tags",
+        )?;
     }
     Ok(())
 }
