@@ -747,7 +747,7 @@ mod tests {
         );
         // No delimiter before the end: nothing is handed out.
         assert_eq!(read_frame(&mut r, &mut buf, 0, 64).await, Ok(None));
-        let long = vec![b'x'; 100];
+        let long = [b'x'; 100];
         let mut r = BufReader::new(&long[..]);
         let mut buf = Vec::new();
         assert_eq!(read_frame(&mut r, &mut buf, 0, 64).await, Err(true));

@@ -339,11 +339,7 @@ pub fn hub_process(args: &[String]) {
                 );
                 reply(&mut out, "wait");
             }
-            "init" => {
-                if !script.stall {
-                    reply(&mut out, "ready");
-                }
-            }
+            "init" if !script.stall => reply(&mut out, "ready"),
             "ping" => reply(&mut out, "pong"),
             "new-game" => n = 0,
             "pos" => {
@@ -374,7 +370,6 @@ pub fn hub_process(args: &[String]) {
                     Act::Crash => std::process::exit(3),
                     Act::Disconnect => {
                         // Close standard output and stay alive.
-                        drop(out);
                         close_stdout();
                         let mut rest = Vec::new();
                         let _ = std::io::stdin().read_to_end(&mut rest);
