@@ -213,6 +213,7 @@ impl Game {
             illegal,
             moves_after_end: 0,
             claimable: self.claimable().to_vec(),
+            draw_counts: self.tracker.counts(&self.pos),
         }
     }
 
@@ -260,6 +261,7 @@ impl Game {
             illegal: None,
             moves_after_end: 0,
             claimable: Vec::new(),
+            draw_counts: Vec::new(),
         };
         let adjudication = Adjudication {
             tables: adjudicating.tables,
