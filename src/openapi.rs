@@ -70,7 +70,9 @@ pub fn document() -> utoipa::openapi::OpenApi {
          points the same way (`board.points` in a variant's description). Drop games add the \
          stones still in hand to the FEN (`W:Wc2:Ba1:S3,3`) and write a drop `*c2`; a blocked \
          side in Hageby plays `pass`; BrainKing's Alquerque keeps each side's last move \
-         (`:Lb3-c3,e5-e4`); Konane's opening removals are `xd5`, Dameo's line moves go from \
+         (`:Lb3-c3,e5-e4`); Frisian and Frysk! keep each side's king run, the king's square \
+         and its non-capturing moves in a row, White's then Black's (`:R46/2,-`, lidraughts' \
+         `:+0+246` read too); Konane's opening removals are `xd5`, Dameo's line moves go from \
          tail to the square in front of the head (`c1-c4`).",
         ids.len(),
         ids.join(", ")

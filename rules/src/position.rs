@@ -142,6 +142,10 @@ pub struct Setup {
     /// Castle moves White and Black have made (the FEN's `C` field), under a castle-move
     /// limit ([`crate::rules::Castles::moves`]); `None` = none.
     pub castle_moves: Option<[u8; 2]>,
+    /// Each side's king run (the FEN's `R` field) under a king-move limit (Frisian): the cell
+    /// of the king that made the side's last non-capturing moves, and how many it made in a
+    /// row; `None` = none.
+    pub king_run: [Option<(usize, u8)>; 2],
 }
 
 /// A checked position.

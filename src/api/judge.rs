@@ -25,7 +25,8 @@ use crate::tables::TableStore;
 }))]
 pub struct JudgeRequest {
     /// FEN of the position the game starts from; omitted = the variant's start position.
-    /// Drop games add the stones still in hand, White's then Black's: `W:Wc2:Ba1:S3,3`.
+    /// Drop games add the stones still in hand, White's then Black's: `W:Wc2:Ba1:S3,3`;
+    /// Frisian each side's king run, its square and quiet moves in a row: `:R46/2,-`.
     #[schema(example = "W:W31-50:B1-20", min_length = 1, max_length = 4096)]
     pub start_position: Option<String>,
     /// The moves of the game in order, short or long notation (at most 1000: the same

@@ -17,7 +17,8 @@ use crate::problem::{ApiError, Problem};
 #[schema(example = json!({"position": "W:W31-50:B1-20"}))]
 pub struct MovesRequest {
     /// FEN of the position; omitted = the variant's start position.
-    /// Drop games add the stones still in hand, White's then Black's: `W:Wc2:Ba1:S3,3`.
+    /// Drop games add the stones still in hand, White's then Black's: `W:Wc2:Ba1:S3,3`;
+    /// Frisian each side's king run, its square and quiet moves in a row: `:R46/2,-`.
     #[schema(example = "W:W31-50:B1-20", min_length = 1, max_length = 4096)]
     pub position: Option<String>,
 }
@@ -28,7 +29,8 @@ pub struct MovesRequest {
 #[into_params(parameter_in = Query)]
 pub struct MovesQuery {
     /// FEN of the position; omitted = the variant's start position.
-    /// Drop games add the stones still in hand, White's then Black's: `W:Wc2:Ba1:S3,3`.
+    /// Drop games add the stones still in hand, White's then Black's: `W:Wc2:Ba1:S3,3`;
+    /// Frisian each side's king run, its square and quiet moves in a row: `:R46/2,-`.
     #[param(example = "W:W31-50:B1-20", min_length = 1, max_length = 4096)]
     pub position: Option<String>,
 }

@@ -16,7 +16,8 @@ use crate::problem::{ApiError, Problem};
 #[schema(example = json!({"position": "W:W31-50:B1-20", "move": "32-28"}))]
 pub struct PlayRequest {
     /// FEN of the position to play from; omitted = the variant's start position.
-    /// Drop games add the stones still in hand, White's then Black's: `W:Wc2:Ba1:S3,3`.
+    /// Drop games add the stones still in hand, White's then Black's: `W:Wc2:Ba1:S3,3`;
+    /// Frisian each side's king run, its square and quiet moves in a row: `:R46/2,-`.
     #[schema(example = "W:W31-50:B1-20", min_length = 1, max_length = 4096)]
     pub position: Option<String>,
     /// One move, in short or long notation (a drop: `*c2`; an opening removal: `xd5`).
@@ -34,7 +35,8 @@ pub struct PlayRequest {
 #[allow(dead_code)]
 pub struct PlayOne {
     /// FEN of the position to play from; omitted = the variant's start position.
-    /// Drop games add the stones still in hand, White's then Black's: `W:Wc2:Ba1:S3,3`.
+    /// Drop games add the stones still in hand, White's then Black's: `W:Wc2:Ba1:S3,3`;
+    /// Frisian each side's king run, its square and quiet moves in a row: `:R46/2,-`.
     #[schema(example = "W:W31-50:B1-20", min_length = 1, max_length = 4096)]
     position: Option<String>,
     /// One move, in short or long notation (a drop: `*c2`; an opening removal: `xd5`).
@@ -60,7 +62,8 @@ fn null_schema() -> utoipa::openapi::schema::Object {
 #[allow(dead_code)]
 pub struct PlayMany {
     /// FEN of the position to play from; omitted = the variant's start position.
-    /// Drop games add the stones still in hand, White's then Black's: `W:Wc2:Ba1:S3,3`.
+    /// Drop games add the stones still in hand, White's then Black's: `W:Wc2:Ba1:S3,3`;
+    /// Frisian each side's king run, its square and quiet moves in a row: `:R46/2,-`.
     #[schema(example = "W:W31-50:B1-20", min_length = 1, max_length = 4096)]
     position: Option<String>,
     /// Moves played in order (at most 1000).

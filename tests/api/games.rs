@@ -552,3 +552,109 @@ async fn camelot_family_games_end_by_castle_capture_stalemate_and_draws() {
         assert_eq!(got["moves_after_end"], 0, "{variant} {body}: {got}");
     }
 }
+
+/// Frisian: the king run is part of the position, read from the FEN's `R` field and carried
+/// in every answer: `/moves`' resulting positions, `/play`, `/judge` and the PDN judge.
+#[tokio::test]
+async fn a_frisian_king_run_is_carried_in_every_answer() {
+    let app = spawn_app().await;
+    // From a FEN alone: the king on 41 has made three quiet moves in a row; only the man on
+    // 48 may move, and its move ends the run.
+    let run3 = "W:WK41,48:BK6:R41/3,-";
+    let listed = ok_json(
+        app.post_json("/v1/variants/frisian/moves", &json!({"position": run3}))
+            .await,
+    )
+    .await;
+    let moves: Vec<(&str, &str)> = listed["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["notation"].as_str().unwrap(),
+                m["resulting_position"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        moves,
+        [("48-42", "B:WK41,42:BK6"), ("48-43", "B:WK41,43:BK6")],
+        "{listed}"
+    );
+    // A king's quiet move extends its run; the answer's FEN carries it.
+    let listed = ok_json(
+        app.post_json(
+            "/v1/variants/frisian/moves",
+            &json!({"position": "W:WK41,48:BK6:R41/2,-"}),
+        )
+        .await,
+    )
+    .await;
+    let to_46 = listed["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["notation"] == "41-46")
+        .expect("41-46 is legal after two quiet moves");
+    assert_eq!(to_46["resulting_position"], "B:WK46,48:BK6:R46/3,-");
+
+    // /play: three quiet king moves from no run, the FEN comes back with a run of three...
+    let played = ok_json(
+        app.post_json(
+            "/v1/variants/frisian/play",
+            &json!({"position": "W:WK46,48:BK1", "moves": ["46-41", "1-6", "41-46", "6-1", "46-41", "1-6"]}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(played["position"], run3, "{played}");
+    // ... and played from that FEN, the fourth is refused, the man's move clears the run.
+    let body = problem(
+        app.post_json(
+            "/v1/variants/frisian/play",
+            &json!({"position": run3, "move": "41-46"}),
+        )
+        .await,
+        422,
+        "illegal-move",
+    )
+    .await;
+    assert_eq!(body["violation"], "king-move-limit", "{body}");
+    let played = ok_json(
+        app.post_json(
+            "/v1/variants/frisian/play",
+            &json!({"position": run3, "moves": ["48-42", "6-1", "41-46"]}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(played["position"], "B:W42,K46:BK1:R46/1,-", "{played}");
+
+    // /judge from a start with a run: the fourth move is an invalid move at ply 1.
+    let body = judge(
+        &app,
+        "frisian",
+        json!({"start_position": run3, "moves": ["41-46"]}),
+    )
+    .await;
+    assert_eq!(body["verdict"], "invalid", "{body}");
+    assert_eq!(body["invalid_move"]["ply"], 1, "{body}");
+    let body = judge(
+        &app,
+        "frisian",
+        json!({"start_position": "W:WK41,48:BK6:R41/2,-", "moves": ["41-46"]}),
+    )
+    .await;
+    assert_eq!(body["final_position"], "B:WK46,48:BK6:R46/3,-", "{body}");
+
+    // The PDN judge reads the run from the FEN tag.
+    let pdn = format!("[GameType \"40\"]\n[FEN \"{run3}\"]\n1. 41-46 *\n");
+    let body = ok_json(
+        app.post_raw("/v1/judge/pdn", Some("text/plain"), pdn.into_bytes())
+            .await,
+    )
+    .await;
+    assert_eq!(body["games"][0]["verdict"], "invalid", "{body}");
+    assert_eq!(body["games"][0]["invalid_move"]["ply"], 1, "{body}");
+}

@@ -5,6 +5,14 @@
 //! ([`Counters`], read by [`Variant::parse_fen_counters`]) and a trailing dot. Written on
 //! output: explicit lists, kings prefixed with `K`, squares in the variant's notation, and the
 //! counters when the input had them ([`Variant::fen_counters`]).
+//!
+//! The optional fields of the state some variants keep, written where it is not empty, in
+//! this order: `S` the stones in hand (`:S3,3`), `C` the castle moves made (`:C1,0`), `R` each
+//! side's king run under a king-move limit (Frisian: `:R46/2,-`, the king on 46 has made two
+//! non-capturing moves in a row, Black has no run), `L` each side's last move under the
+//! no-return rule (`:Lb3-c3,-`); White's first, `-` for none. lidraughts' form of the Frisian
+//! king runs, `:+<count><square>+<count><square>` with Black's first (`:+0+246`), is read
+//! too.
 
 use crate::bits::{Bits, MAX_CELLS};
 use crate::moves::{Move, MoveKind};
@@ -78,7 +86,8 @@ pub enum FenErrorKind {
     Empty,
     /// The first field is not `W` or `B`.
     BadSideToMove(String),
-    /// A field does not start with `W`, `B`, `H` or `F`.
+    /// A field that is not a list of pieces, a counter or a field of the position's state, or
+    /// one that is badly formed.
     BadField(String),
     /// A square that is not on the board (or not playable).
     BadSquare(String),
@@ -106,8 +115,9 @@ impl std::fmt::Display for FenError {
             ),
             FenErrorKind::BadField(s) => write!(
                 f,
-                "at character {at}: a field must start with W or B (pieces) or H/F \
-                 (counters), found '{s}'"
+                "at character {at}: a field must be W or B (pieces), H or F (counters), or \
+                 S, C, R or L (stones in hand, castle moves, king runs, last moves), well \
+                 formed, found '{s}'"
             ),
             FenErrorKind::BadSquare(s) => {
                 write!(
@@ -323,6 +333,51 @@ impl Variant {
                     }
                     continue;
                 }
+                Some('R') | Some('r') => {
+                    // Each side's king run under a king-move limit: `R46/2,-`, the king's
+                    // square and its non-capturing moves in a row, White's then Black's.
+                    let bad = || FenError {
+                        at,
+                        kind: FenErrorKind::BadField(clip(f)),
+                    };
+                    let (w, b) = chars.as_str().split_once(',').ok_or_else(bad)?;
+                    for (i, run) in [w, b].into_iter().enumerate() {
+                        let run = run.trim();
+                        if run == "-" {
+                            continue;
+                        }
+                        let (sq, n) = run.split_once('/').ok_or_else(bad)?;
+                        let cell = self.parse_square(sq.trim()).ok_or_else(bad)?;
+                        let n: u8 = n.trim().parse().map_err(|_| bad())?;
+                        setup.king_run[i] = Some((cell, n));
+                    }
+                    continue;
+                }
+                Some('+') => {
+                    // lidraughts' Frisian king moves, `+<count><square>+<count><square>`,
+                    // Black's then White's: the count a digit, the square of the king that
+                    // made them two digits (`+0+205`: none for Black, two by the White king
+                    // on 5).
+                    let bad = || FenError {
+                        at,
+                        kind: FenErrorKind::BadField(clip(f)),
+                    };
+                    let parts: Vec<&str> = f[1..].split('+').collect();
+                    let [black, white] = parts[..] else {
+                        return Err(bad());
+                    };
+                    for (i, part) in [white, black].into_iter().enumerate() {
+                        let mut digits = part.chars();
+                        let n = digits.next().and_then(|d| d.to_digit(10)).ok_or_else(bad)?;
+                        let sq = digits.as_str();
+                        if n == 0 {
+                            continue;
+                        }
+                        let cell = self.parse_square(sq).ok_or_else(bad)?;
+                        setup.king_run[i] = Some((cell, n as u8));
+                    }
+                    continue;
+                }
                 Some(c @ ('C' | 'c' | 'S' | 's')) => {
                     // Two counts, White's and Black's: the castle moves made (`C1,0`) or the
                     // stones in hand (`S3,3`).
@@ -411,7 +466,8 @@ impl Variant {
 
     /// [`Variant::fen`], appended to `out` (which is UTF-8 afterwards if it was before). The
     /// text is ASCII letters, digits and `:,-` only (square names are letters and digits,
-    /// checked when the variant is built), so it needs no escaping in JSON or a query string.
+    /// checked when the variant is built) and `:,-/` only, so it needs no escaping in JSON or a
+    /// query string.
     pub fn fen_into(&self, pos: &Position, out: &mut Vec<u8>) -> FenLists {
         let start = out.len();
         out.push(pos.side().letter() as u8);
@@ -532,8 +588,8 @@ impl Variant {
         out.extend_from_slice(&buf[1..n.max(3)]);
     }
 
-    /// The end of a FEN after the two lists: the hands, the castle moves and the last moves,
-    /// where they matter.
+    /// The end of a FEN after the two lists: the hands, the castle moves, the king runs and
+    /// the last moves, where they matter.
     fn fen_rest_into(&self, pos: &Position, out: &mut Vec<u8>) {
         // Writing to a Vec cannot fail.
         use std::io::Write;
@@ -542,6 +598,26 @@ impl Variant {
         }
         if pos.castle_moves != [0, 0] {
             let _ = write!(out, ":C{},{}", pos.castle_moves[0], pos.castle_moves[1]);
+        }
+        // The king runs that bind: a side without men has none (the position reader and
+        // `Variant::play` keep none).
+        let runs = Color::BOTH.map(|c| {
+            let r = pos.king_run(c);
+            (r.count > 0 && !pos.pieces(c, Kind::Man).is_empty()).then_some(r)
+        });
+        if runs.iter().any(Option::is_some) {
+            out.extend_from_slice(b":R");
+            for (i, r) in runs.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                match r {
+                    Some(r) => {
+                        let _ = write!(out, "{}/{}", self.square_str(r.cell as usize), r.count);
+                    }
+                    None => out.push(b'-'),
+                }
+            }
         }
         let last = Color::BOTH.map(|c| pos.last_move(c));
         if last.iter().any(Option::is_some) {

@@ -69,8 +69,11 @@ impl Variant {
                 // Men moved, a capture, or no men left (the rule no longer applies).
                 *run = KingRun::default();
             }
+            // A captured king's run ends with it, and a side whose last man was taken has no
+            // run left (the limit binds only while it has men).
+            let other_has_men = !p.pieces(pos.side.opponent(), Kind::Man).is_empty();
             let other = &mut p.king_run[them];
-            if other.count > 0 && m.captured().contains(other.cell as usize) {
+            if other.count > 0 && (m.captured().contains(other.cell as usize) || !other_has_men) {
                 *other = KingRun::default();
             }
         }

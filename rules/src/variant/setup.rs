@@ -2,7 +2,7 @@
 //! may start from one.
 
 use crate::bits::Bits;
-use crate::position::{Color, Kind, Position, Setup, KINDS};
+use crate::position::{Color, Kind, KingRun, Position, Setup, KINDS};
 
 use super::Variant;
 
@@ -34,6 +34,16 @@ pub enum PositionError {
     },
     /// A side's last move does not end on one of its pieces.
     BadLastMove { color: &'static str, to: String },
+    /// King runs (the R field) in a variant without a king-move limit.
+    NoKingRuns,
+    /// A king run whose square holds no king of its side.
+    BadKingRun { color: &'static str, square: String },
+    /// A king run of no move, or of more moves than the limit lets a king make.
+    BadKingRunCount {
+        color: &'static str,
+        count: u8,
+        limit: u8,
+    },
     /// More stones in hand and on the board than a side has.
     TooManyStones {
         color: &'static str,
@@ -75,6 +85,23 @@ impl std::fmt::Display for PositionError {
             PositionError::BadLastMove { color, to } => write!(
                 f,
                 "{color}'s last move must end on a piece of {color}'s, but {to} is not one"
+            ),
+            PositionError::NoKingRuns => write!(
+                f,
+                "king runs (the R field) are given, but this variant has no king-move limit"
+            ),
+            PositionError::BadKingRun { color, square } => write!(
+                f,
+                "{color}'s king run names {square}, which holds no king of {color}'s"
+            ),
+            PositionError::BadKingRunCount {
+                color,
+                count,
+                limit,
+            } => write!(
+                f,
+                "{color}'s king run counts {count} moves, but a run counts 1 to {limit} (the \
+                 most non-capturing moves in a row the same king may make)"
             ),
             PositionError::NoCastleMoves => write!(
                 f,
@@ -180,6 +207,37 @@ impl Variant {
                 });
             }
             p.last[color as usize] = [from as u8, to as u8];
+        }
+        for color in Color::BOTH {
+            let Some((cell, count)) = setup.king_run[color as usize] else {
+                continue;
+            };
+            let limit = self.rules().king_quiet_limit;
+            if limit == 0 {
+                return Err(PositionError::NoKingRuns);
+            }
+            if count == 0 || count > limit {
+                return Err(PositionError::BadKingRunCount {
+                    color: color.name(),
+                    count,
+                    limit,
+                });
+            }
+            if !p.pieces(color, Kind::King).contains(cell) {
+                return Err(PositionError::BadKingRun {
+                    color: color.name(),
+                    square: self.square_name(cell),
+                });
+            }
+            // The limit binds only while the side has men: a side without men has no run
+            // (as after a move: see `Variant::play`), so the position reads the same however
+            // it was written.
+            if !p.pieces(color, Kind::Man).is_empty() {
+                p.king_run[color as usize] = KingRun {
+                    cell: cell as u8,
+                    count,
+                };
+            }
         }
         self.check_kings(&p)?;
         Ok(p)
