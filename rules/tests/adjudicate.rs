@@ -243,18 +243,23 @@ fn an_illegal_move_before_the_limit_is_invalid_and_after_it_is_not_judged() {
 
 #[test]
 fn a_variant_without_tables_is_judged_without_them_with_a_warning() {
-    // Frisian keeps the runs of its kings in the position's history: it has no tables.
-    let v = variant("frisian").unwrap();
+    // BrainKing's Alquerque keeps each side's last move (the no-return rule): it has no
+    // tables.
+    let v = variant("alquerque-brainking").unwrap();
     assert!(arbiter_rules::tables::supported(v).is_err());
-    let fen = "W:WK36,K45:BK5";
-    let moves = ["36-31", "5-10", "31-36"];
+    let fen = "W:Wc3:Be5";
+    let moves = ["c3-d3", "e5-e4", "d3-d4"];
     let (j, w, probed) = judged(v, fen, &moves, limit(2, true), Ok(Some(Value::Win(1))));
     assert!(probed.is_empty());
     assert_eq!(j.reason, Some(Reason::MoveLimit { limit: 2 }));
     assert_eq!(w.len(), 1);
     assert_eq!(w[0].kind, WarningKind::TablesUnsupported);
     assert_eq!(w[0].kind.code(), "tables-unsupported");
-    assert!(w[0].detail.contains("frisian"), "{}", w[0].detail);
+    assert!(
+        w[0].detail.contains("alquerque-brainking"),
+        "{}",
+        w[0].detail
+    );
 }
 
 #[test]

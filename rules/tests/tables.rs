@@ -278,6 +278,23 @@ fn more_rulesets_up_to_three_pieces_agree_with_the_oracle() {
     }
 }
 
+/// Frisian and Frysk!: king runs in the positions of a side with men and kings. All of
+/// 2 pieces, and 3 pieces with a side of a king and a man (the run), for either side.
+#[test]
+fn frisian_and_frysk_with_king_runs_agree_with_the_oracle() {
+    for (id, more) in [("frisian", &["KMvK", "MvKM"][..]), ("frysk", &["KMvM"][..])] {
+        let mut roots = up_to(id, 2);
+        roots.extend(more.iter().map(|m| material(m)));
+        agree(id, &roots);
+    }
+}
+
+#[test]
+#[ignore = "minutes: run with --ignored"]
+fn frisian_up_to_three_pieces_agree_with_the_oracle() {
+    agree("frisian", &up_to("frisian", 3));
+}
+
 #[test]
 #[ignore = "minutes: run with --ignored"]
 fn every_variant_with_tables_agrees_with_the_oracle() {

@@ -141,8 +141,8 @@ async fn a_variant_without_tables_is_judged_without_them_with_a_warning() {
     let app = spawn_app().await;
     let body = ok_json(
         app.post_json(
-            "/v1/variants/frisian/judge",
-            &json!({"start_position": "W:WK36,K45:BK5", "moves": ["36-31", "5-10", "31-36"],
+            "/v1/variants/alquerque-brainking/judge",
+            &json!({"start_position": "W:Wc3:Be5", "moves": ["c3-d3", "e5-e4", "d3-d4"],
                     "adjudicate": "tables", "max_plies": 2}),
         )
         .await,

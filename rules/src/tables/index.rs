@@ -6,10 +6,16 @@
 //! The numbering ignores that two groups may name the same cell: such numbers are not
 //! positions, and the solver marks them so. It wastes a few per cent of the space on small
 //! materials and keeps ranking to a table lookup per piece.
+//!
+//! Under a king-move limit (Frisian), a side with men and kings also has its king run in the
+//! position: none, or which of its kings (the first, second, ... in cell order) has made 1 to
+//! `limit` non-capturing moves in a row. Each such side's run is one more digit, above the
+//! pieces' digits: `1 + limit * kings` values. A side without men, or without kings, has no
+//! run, and no digit: the limit binds only while the side has men.
 
 use crate::bits::{Bits, MAX_CELLS};
 use crate::material::{Material, MAX_GROUP};
-use crate::position::{Color, Kind, Position, KINDS};
+use crate::position::{Color, Kind, KingRun, Position, KINDS};
 use crate::variant::Variant;
 
 /// `n choose k` for `n <= MAX_CELLS`, `k <= MAX_GROUP`.
@@ -56,8 +62,16 @@ struct Group {
 pub(crate) struct Indexer {
     groups: Vec<Group>,
     binom: Binomials,
-    /// Number of indices: both sides to move.
+    /// Number of indices: both sides to move, every run.
     size: u64,
+    /// Number of placements of the pieces, both sides to move: the indices below it have no
+    /// runs, and the run digits count in units of it.
+    placements: u64,
+    /// The king-move limit, 0 for none.
+    limit: u8,
+    /// Each side's number of run values: `1 + limit * kings` for a side with men and kings
+    /// under a limit, 1 otherwise.
+    runs: [u64; 2],
 }
 
 impl Indexer {
@@ -114,22 +128,137 @@ impl Indexer {
             g.stride = stride;
             stride *= g.size;
         }
+        let limit = variant.rules().king_quiet_limit;
+        let runs = Color::BOTH.map(|c| {
+            let men = material.counts[c as usize][Kind::Man as usize];
+            let kings = material.counts[c as usize][Kind::King as usize];
+            if limit != 0 && men > 0 && kings > 0 {
+                1 + u64::from(limit) * u64::from(kings)
+            } else {
+                1
+            }
+        });
+        let placements = size;
+        let size = size.checked_mul(runs[0])?.checked_mul(runs[1])?;
         Some(Indexer {
             groups,
             binom,
             size,
+            placements,
+            limit,
+            runs,
         })
     }
 
-    /// Number of indices (positions and non-positions, both sides to move).
+    /// Number of indices (positions and non-positions, both sides to move, every run).
     pub(crate) fn size(&self) -> u64 {
         self.size
+    }
+
+    /// Whether the material's positions have king runs.
+    pub(crate) fn has_runs(&self) -> bool {
+        self.runs != [1, 1]
+    }
+
+    /// Number of run values of `color`'s side (1: it has no run).
+    #[inline]
+    pub(crate) fn run_values(&self, color: Color) -> u64 {
+        self.runs[color as usize]
     }
 
     /// The index of `pos`, which must have this material; `None` if a piece stands where its
     /// group may not.
     #[inline]
     pub(crate) fn index(&self, pos: &Position) -> Option<u64> {
+        let placement = self.placement_index(pos)?;
+        if !self.has_runs() {
+            return Some(placement);
+        }
+        let [w, b] = Color::BOTH.map(|c| self.run_digit(c, pos.king_run(c), pos));
+        Some(self.with_runs(placement, [w, b]))
+    }
+
+    /// The index of the placement `placement` (an index below [`Indexer::placements`]) with the
+    /// run digits `digits`, White's and Black's.
+    #[inline]
+    pub(crate) fn with_runs(&self, placement: u64, digits: [u64; 2]) -> u64 {
+        placement + self.placements * (digits[0] + self.runs[0] * digits[1])
+    }
+
+    /// An index's placement (the index of its pieces and side, without runs) and run digits.
+    #[inline]
+    pub(crate) fn split(&self, index: u64) -> (u64, [u64; 2]) {
+        let d = index / self.placements;
+        (
+            index % self.placements,
+            [d % self.runs[0], d / self.runs[0]],
+        )
+    }
+
+    /// The run digit of `color`'s `run` in `pos`: 0 for none, else `1 + limit * k + count - 1`
+    /// for a run of its `k`-th king in cell order.
+    #[inline]
+    fn run_digit(&self, color: Color, run: KingRun, pos: &Position) -> u64 {
+        if self.runs[color as usize] == 1 || run.count == 0 {
+            return 0;
+        }
+        let kings = pos.pieces(color, Kind::King);
+        if !kings.contains(run.cell as usize) {
+            return 0;
+        }
+        self.run_code(kings, run.cell as usize, run.count)
+    }
+
+    /// The run digit of `count` moves by the king on `cell`, one of `kings`.
+    #[inline]
+    pub(crate) fn run_code(&self, kings: Bits, cell: usize, count: u8) -> u64 {
+        let below = kings.iter().take_while(|&c| c < cell).count() as u64;
+        1 + u64::from(self.limit) * below + u64::from(count.min(self.limit)) - 1
+    }
+
+    /// The king-move limit (0: none).
+    #[inline]
+    pub(crate) fn limit(&self) -> u8 {
+        self.limit
+    }
+
+    /// The runs that the digits `digits` give the kings `kings` (by colour).
+    #[inline]
+    pub(crate) fn runs_of(&self, digits: [u64; 2], kings: [Bits; 2]) -> [KingRun; 2] {
+        Color::BOTH.map(|c| {
+            let d = digits[c as usize];
+            if d == 0 {
+                return KingRun::default();
+            }
+            let k = (d - 1) / u64::from(self.limit);
+            let count = ((d - 1) % u64::from(self.limit)) as u8 + 1;
+            match kings[c as usize].iter().nth(k as usize) {
+                Some(cell) => KingRun {
+                    cell: cell as u8,
+                    count,
+                },
+                None => KingRun::default(),
+            }
+        })
+    }
+
+    /// The position index `index` stands for, checked as `variant` checks a placement; `None`
+    /// when it is none (two pieces on a cell, a piece where it may not stand).
+    #[inline]
+    pub(crate) fn position(&self, variant: &Variant, index: u64) -> Option<Position> {
+        let (side, sets) = self.pieces(index)?;
+        let mut pos = variant.placed(side, sets)?;
+        if self.has_runs() {
+            let (_, digits) = self.split(index);
+            let kings = [sets[0][Kind::King as usize], sets[1][Kind::King as usize]];
+            pos.king_run = self.runs_of(digits, kings);
+        }
+        Some(pos)
+    }
+
+    /// The index of the placement of `pos` (its pieces and side, not its runs).
+    #[inline]
+    fn placement_index(&self, pos: &Position) -> Option<u64> {
         let mut idx: u64 = 0;
         for g in &self.groups {
             let mut rank: u64 = 0;
@@ -231,6 +360,7 @@ impl Indexer {
     /// The pieces and side an index stands for; `None` when two pieces share a cell.
     #[inline]
     pub(crate) fn pieces(&self, index: u64) -> Option<(Color, [[Bits; KINDS]; 2])> {
+        let index = index % self.placements;
         let side = if index & 1 == 0 {
             Color::White
         } else {

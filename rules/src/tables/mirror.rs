@@ -6,7 +6,7 @@
 use crate::bits::Bits;
 use crate::board::{Dir, DirSet, NONE};
 use crate::material::Material;
-use crate::position::{Color, Kind};
+use crate::position::{Color, Kind, KingRun, Position, KINDS};
 use crate::variant::Variant;
 
 use super::index::Indexer;
@@ -100,6 +100,9 @@ impl Mirror {
         indexer: Indexer,
         of: &Table,
     ) -> Table {
+        if indexer.has_runs() {
+            return self.table_by_positions(variant, material, indexer, of);
+        }
         const BARRED: u64 = u64::MAX;
         let n = indexer.groups();
         let maps: Vec<Vec<u64>> = (0..n)
@@ -154,6 +157,45 @@ impl Mirror {
     }
 }
 
+impl Mirror {
+    /// [`Mirror::table`] for positions with king runs: each index's position is mirrored
+    /// (cells, colours, runs) and looked up in `of`. Slower than the sums of ranks, and only
+    /// the materials with runs need it.
+    fn table_by_positions(
+        &self,
+        variant: &'static Variant,
+        material: Material,
+        indexer: Indexer,
+        of: &Table,
+    ) -> Table {
+        let codes: Vec<u16> = (0..indexer.size())
+            .map(|i| {
+                let Some(pos) = indexer.position(variant, i) else {
+                    return 0;
+                };
+                let mut sets = [[Bits::EMPTY; KINDS]; 2];
+                for c in Color::BOTH {
+                    for k in Kind::ALL {
+                        sets[1 - c as usize][k as usize] = self.cells(pos.pieces(c, k));
+                    }
+                }
+                let mut q = Position::of_pieces(pos.side().opponent(), sets);
+                for c in Color::BOTH {
+                    let r = pos.king_run(c);
+                    if r.count > 0 {
+                        q.king_run[1 - c as usize] = KingRun {
+                            cell: self.cell[r.cell as usize],
+                            count: r.count,
+                        };
+                    }
+                }
+                of.indexer.index(&q).map_or(0, |j| of.code(j) as u16)
+            })
+            .collect();
+        Table::from_codes(variant, material, indexer, &codes)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{solve, Tables};
@@ -177,6 +219,18 @@ mod tests {
             let read = tables.get(&m).unwrap();
             assert_eq!(solved.to_bytes(), read.to_bytes(), "{id} {name}");
         }
+        // With king runs: a white king and man against a king, then its mirror.
+        let v = crate::variant("frisian").unwrap();
+        let mut tables = Tables::new(v).unwrap();
+        assert!(tables.symmetric());
+        let m = Material::parse("KMvK").unwrap();
+        tables.build(m, &mut |_| {}).unwrap();
+        let built = tables.build(m.mirrored(), &mut |_| {}).unwrap();
+        assert!(built.contains(&m.mirrored()));
+        let solved = solve(v, m.mirrored(), &tables, &mut |_| {}).unwrap();
+        let read = tables.get(&m.mirrored()).unwrap();
+        assert_eq!(solved.stats(), read.stats());
+        assert_eq!(solved.to_bytes(), read.to_bytes(), "frisian KvKM");
         // Not every variant is symmetric: one-way checkers' pieces all move one way.
         let v = crate::variant("one-way").unwrap();
         assert!(!Tables::new(v).unwrap().symmetric());

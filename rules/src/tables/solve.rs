@@ -275,12 +275,10 @@ fn examine(
     quiet: &mut Vec<(u8, u8)>,
     pushes: &mut Vec<(u16, u64)>,
 ) -> Result<(), SolveError> {
-    let Some((side, sets)) = ix.pieces(i) else {
+    let Some(pos) = ix.position(variant, i) else {
         return Ok(());
     };
-    let Some(pos) = variant.placed(side, sets) else {
-        return Ok(());
-    };
+    let side = pos.side();
     if variant.check_kings(&pos).is_err() {
         return Ok(());
     }
@@ -397,11 +395,18 @@ impl Backward {
     /// The indices of the positions from which a non-capturing move that keeps the material
     /// leads to index `i`, each once (whether the move is legal there is the caller's
     /// business: the position must have such moves).
+    ///
+    /// Under a king-move limit, the mover's run tells which moves lead here: a king's move
+    /// leaves that king's run of 1 to `limit` moves, anything else none. A run of `n > 1` came
+    /// from the same king's run of `n - 1` on the square it left; a run of 1 from no run or a
+    /// run of another king; no run, from any run of the mover. The other side's run is as it
+    /// was.
     fn predecessors(&self, ix: &Indexer, i: u64, out: &mut Vec<u64>) {
         out.clear();
         let Some((side, sets)) = ix.pieces(i) else {
             return;
         };
+        let (placement, digits) = ix.split(i);
         let mover = side.opponent();
         let m = mover as usize;
         let occ = {
@@ -479,7 +484,20 @@ impl Backward {
                     continue;
                 };
                 let stride = ix.stride(g);
-                let base = (i & !1) - rank * stride + mover as u64;
+                let base = (placement & !1) - rank * stride + mover as u64;
+                let values = ix.run_values(mover);
+                // The mover's run here, and the king whose run it is.
+                let run = digits[m];
+                let limit = u64::from(ix.limit());
+                if values > 1 && kind == Kind::King {
+                    // Only the king with the run moved, and only if it has one.
+                    if run == 0 || ix.run_code(set, to, 1) != run - (run - 1) % limit {
+                        continue;
+                    }
+                } else if values > 1 && run != 0 {
+                    // Anything but a king's move leaves no run.
+                    continue;
+                }
                 for &x in &from {
                     if frozen.contains(x as usize) {
                         continue;
@@ -487,8 +505,30 @@ impl Backward {
                     let mut q = set;
                     q.remove(to);
                     q.insert(x as usize);
-                    if let Some(r) = ix.rank(g, q) {
-                        out.push(base + r * stride);
+                    let Some(r) = ix.rank(g, q) else {
+                        continue;
+                    };
+                    let before = base + r * stride;
+                    let mut push = |d: u64| {
+                        let mut ds = digits;
+                        ds[m] = d;
+                        out.push(ix.with_runs(before, ds));
+                    };
+                    if values == 1 {
+                        push(0);
+                    } else if kind != Kind::King {
+                        (0..values).for_each(&mut push);
+                    } else {
+                        let count = (run - 1) % limit + 1;
+                        let own = ix.run_code(q, x as usize, 1);
+                        if count > 1 {
+                            push(own + count - 2);
+                        } else {
+                            // No run, or another king's: any but this king's.
+                            (0..values)
+                                .filter(|d| *d == 0 || !(own..own + limit).contains(d))
+                                .for_each(&mut push);
+                        }
                     }
                 }
             }
@@ -517,6 +557,8 @@ mod tests {
             some("international", &["KvK", "MvM"]),
             some("turkish", &["KvMM", "MMvK"]),
             some("dameo", &["MMvK"]),
+            // King runs: a side with men and kings, one side or both.
+            some("frisian", &["KMvK", "MvKM"]),
             all("alquerque", 3),
             all("seth", 3),
             all("croda", 3),
@@ -534,10 +576,7 @@ mod tests {
                 // Whether each index is a position whose quiet moves are legal.
                 let mut quiet_ok = vec![false; ix.size() as usize];
                 for i in 0..ix.size() {
-                    let Some((side, sets)) = ix.pieces(i) else {
-                        continue;
-                    };
-                    let Some(pos) = v.placed(side, sets) else {
+                    let Some(pos) = ix.position(v, i) else {
                         continue;
                     };
                     if v.decided(&pos) {
@@ -552,10 +591,7 @@ mod tests {
                     }
                 }
                 for i in 0..ix.size() {
-                    let Some((side, sets)) = ix.pieces(i) else {
-                        continue;
-                    };
-                    if v.placed(side, sets).is_none() {
+                    if ix.position(v, i).is_none() {
                         continue;
                     }
                     back.predecessors(&ix, i, &mut preds);

@@ -90,9 +90,10 @@ impl fmt::Display for Unsupported {
     }
 }
 
-/// Whether the solver covers a variant: every variant whose positions are pieces on cells and
-/// a side to move. Variants whose positions carry more (stones in hand, the previous move, a
-/// king's run of moves) or whose moves are not piece moves (passes) are not covered.
+/// Whether the solver covers a variant: every variant whose positions are pieces on cells, a
+/// side to move and, under a king-move limit, each side's king run (which the index holds).
+/// Variants whose positions carry more (stones in hand, the previous move) or whose moves are
+/// not piece moves (passes) are not covered.
 pub fn supported(variant: &Variant) -> Result<(), Unsupported> {
     let r = variant.rules();
     if r.stones_in_hand != 0 {
@@ -105,12 +106,6 @@ pub fn supported(variant: &Variant) -> Result<(), Unsupported> {
         return Err(Unsupported {
             reason: "a position depends on each side's previous move (the no-return rule): \
                      the tables cover positions without history",
-        });
-    }
-    if r.king_quiet_limit != 0 {
-        return Err(Unsupported {
-            reason: "a position depends on how many moves in a row a king has made (the \
-                     king-move limit): the tables cover positions without history",
         });
     }
     if r.goal == Goal::NoMovesPasses {

@@ -3,7 +3,7 @@
 //!
 //! It shares nothing with `arbiter_rules::tables` but the material counts it is given: it
 //! places the pieces itself on every combination of cells (each checked by
-//! [`Variant::position`]), follows every legal move forward ([`Variant::legal_moves`],
+//! [`Variant::position`]), with every king run where a king-move limit binds, follows every legal move forward ([`Variant::legal_moves`],
 //! [`Variant::play`]), ends games with [`status`], and computes the values by plain
 //! iteration to a fixed point, ply by ply:
 //!
@@ -89,14 +89,33 @@ fn place(
     out: &mut Vec<Position>,
 ) {
     let Some(&(color, kind, n)) = groups.get(g) else {
+        // Under a king-move limit, a side with men and kings has a run: none, or one of its
+        // kings has made 1 to `limit` non-capturing moves in a row. Every run is a position
+        // of its own.
+        let limit = variant.rules().king_quiet_limit;
+        let runs = |c: Color| -> Vec<Option<(usize, u8)>> {
+            let of = |k: Kind| placed.iter().filter(move |p| p.1 == c && p.2 == k);
+            let mut v = vec![None];
+            if limit > 0 && of(Kind::Man).next().is_some() {
+                for &(cell, _, _) in of(Kind::King) {
+                    v.extend((1..=limit).map(|n| Some((cell, n))));
+                }
+            }
+            v
+        };
         for side in Color::BOTH {
-            let setup = Setup {
-                pieces: placed.clone(),
-                side: Some(side),
-                ..Setup::default()
-            };
-            if let Ok(p) = variant.position(&setup) {
-                out.push(p);
+            for &white in &runs(Color::White) {
+                for &black in &runs(Color::Black) {
+                    let setup = Setup {
+                        pieces: placed.clone(),
+                        side: Some(side),
+                        king_run: [white, black],
+                        ..Setup::default()
+                    };
+                    if let Ok(p) = variant.position(&setup) {
+                        out.push(p);
+                    }
+                }
             }
         }
         return;
