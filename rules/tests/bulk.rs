@@ -232,7 +232,7 @@ fn both_generators_hold_kings_at_the_move_limit() {
     assert!(!limited.is_empty());
     let mut held = 0;
     for v in limited {
-        for i in 0..600 {
+        for i in 0..800 {
             let Some(mut pos) = random_position(v, &mut rng, 4 + i % 6) else {
                 continue;
             };
