@@ -30,6 +30,12 @@ pub const DEFAULT_SHUTDOWN_TIMEOUT_SECS: u64 = 20;
 /// use.
 pub const DEFAULT_TABLES_BUILTIN_PIECES: u32 = 4;
 
+/// Default bound on the positions of a table computed on first use: 50 million, the largest
+/// 4-piece tables of the Canadian board (KMvKM, 45 million, a build that peaks at about 610 MiB)
+/// and not Frisian's KMvKM (162 million with the king runs, about 2.6 GiB). Larger tables are
+/// served only from prebuilt files.
+pub const DEFAULT_TABLES_BUILTIN_MAX_POSITIONS: u64 = 50_000_000;
+
 /// Default memory bound of the endgame tables computed on first use, in bytes (96 MiB).
 pub const DEFAULT_TABLES_CACHE_BYTES: u64 = 96 * 1024 * 1024;
 
@@ -45,6 +51,9 @@ pub struct TablesConfig {
     /// Positions with at most this many pieces have their tables computed on first use (0:
     /// none).
     pub builtin_pieces: u32,
+    /// The most positions a table computed on first use may have: a build holds about 8 bytes
+    /// a position while it solves, so this bounds a replica's memory.
+    pub builtin_max_positions: u64,
     /// Memory bound of the tables computed on first use, in bytes.
     pub cache_bytes: u64,
     /// How long a request waits for a table being computed before it is answered 503
@@ -57,6 +66,7 @@ impl Default for TablesConfig {
         TablesConfig {
             dir: None,
             builtin_pieces: DEFAULT_TABLES_BUILTIN_PIECES,
+            builtin_max_positions: DEFAULT_TABLES_BUILTIN_MAX_POSITIONS,
             cache_bytes: DEFAULT_TABLES_CACHE_BYTES,
             build_wait: Duration::from_secs(DEFAULT_TABLES_BUILD_WAIT_SECS),
         }
@@ -277,6 +287,12 @@ pub struct ServeArgs {
     #[arg(long, env = "ARBITER_TABLES_BUILTIN_PIECES", default_value_t = DEFAULT_TABLES_BUILTIN_PIECES,
           value_parser = clap::value_parser!(u32).range(0..=6))]
     pub tables_builtin_pieces: u32,
+    /// The most positions a table computed on first use may have (a build holds about 8 bytes
+    /// a position): a larger table is served only from a prebuilt file.
+    #[arg(long, env = "ARBITER_TABLES_BUILTIN_MAX_POSITIONS",
+          default_value_t = DEFAULT_TABLES_BUILTIN_MAX_POSITIONS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub tables_builtin_max_positions: u64,
     /// Memory bound of the endgame tables computed on first use, in bytes; past it the tables
     /// of the variant used least recently are dropped.
     #[arg(long, env = "ARBITER_TABLES_CACHE_BYTES", default_value_t = DEFAULT_TABLES_CACHE_BYTES,
@@ -332,6 +348,7 @@ impl ServeArgs {
                     .filter(|d| !d.is_empty())
                     .map(std::path::PathBuf::from),
                 builtin_pieces: self.tables_builtin_pieces,
+                builtin_max_positions: self.tables_builtin_max_positions,
                 cache_bytes: self.tables_cache_bytes,
                 build_wait: Duration::from_secs(self.tables_build_wait),
             },

@@ -481,8 +481,9 @@ impl ApiError {
             };
             format!(
                 "the {variant} position ({material}) is not in the endgame tables of this \
-                 replica: positions of up to {} pieces are computed on first use; {prebuilt}",
-                available.builtin_pieces
+                 replica: positions of up to {} pieces are computed on first use, in tables of \
+                 at most {} positions; {prebuilt}",
+                available.builtin_pieces, available.builtin_max_positions
             )
         });
         let mut e = ApiError::new(

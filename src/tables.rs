@@ -45,6 +45,10 @@ pub struct Available {
     /// Positions with at most this many pieces are computed on first use (0: none are).
     #[schema(example = 4)]
     pub builtin_pieces: u32,
+    /// ... and at most this many positions in their table (a larger one is served only from a
+    /// prebuilt file).
+    #[schema(example = 50000000)]
+    pub builtin_max_positions: u64,
     /// The materials of the tables loaded from files (`ARBITER_TABLES_DIR`), by name: White's
     /// pieces, `v`, Black's; `K` a king, `M` a man, `P` a parachutist.
     #[schema(example = json!(["KKvK", "KMvK", "KKvKK"]))]
@@ -223,6 +227,7 @@ impl TableStore {
         prebuilt.sort();
         Available {
             builtin_pieces: self.inner.config.builtin_pieces,
+            builtin_max_positions: self.inner.config.builtin_max_positions,
             prebuilt: prebuilt.iter().map(Material::name).collect(),
         }
     }
@@ -274,7 +279,11 @@ impl TableStore {
                 self.inner.stats.hits.fetch_add(1, Ordering::Relaxed);
                 return Some(Ok(Some(value)));
             }
-            if material.pieces() > self.inner.config.builtin_pieces {
+            let config = &self.inner.config;
+            if material.pieces() > config.builtin_pieces
+                || tables::positions(variant, &material)
+                    .is_none_or(|n| n > config.builtin_max_positions)
+            {
                 self.inner.stats.misses.fetch_add(1, Ordering::Relaxed);
                 return Some(Ok(None));
             }

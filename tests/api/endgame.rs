@@ -196,6 +196,31 @@ async fn no_built_in_tables_when_disabled() {
     assert_eq!(body["material"], "KKvK");
 }
 
+/// A table too large to compute on first use (Frisian KMvKM: 162 million positions with the
+/// king runs, about 2.6 GiB to solve) is not built: the position is outside this replica's
+/// tables, and the problem says where the bound is.
+#[tokio::test]
+async fn a_table_too_large_for_first_use_is_not_built() {
+    let app = app_with_tables(TablesConfig::default()).await;
+    let body = problem(
+        endgame(&app, "frisian", "W:WK46,31:BK5,20").await,
+        404,
+        "endgame-not-in-tables",
+    )
+    .await;
+    assert_eq!(body["material"], "KMvKM", "{body}");
+    assert_eq!(
+        body["tables"]["builtin_max_positions"], 50_000_000,
+        "{body}"
+    );
+    assert!(
+        body["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("at most 50000000 positions")),
+        "{body}"
+    );
+}
+
 #[tokio::test]
 async fn a_table_being_built_is_503_with_retry_after() {
     let app = app_with_tables(TablesConfig {
