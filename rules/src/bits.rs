@@ -265,6 +265,13 @@ pub trait CellSet: Copy + Eq + Ord + Default + Send + Sync + std::fmt::Debug + '
     fn xor(self, o: Self) -> Self;
     /// Every cell moved by `off` ids (positive: up); cells leaving the set are dropped.
     fn shift(self, off: i32) -> Self;
+    /// [`CellSet::shift`] for callers that keep only cells `c` with `c - off` a cell id of
+    /// the set's width: those are the same, others may be anything. A rotation of the word
+    /// where the width is one integer (no branch on the sign of `off`).
+    #[inline(always)]
+    fn rot(self, off: i32) -> Self {
+        self.shift(off)
+    }
     fn count(self) -> u32;
     fn is_zero(self) -> bool;
     /// The lowest cell (the set must not be empty).
@@ -333,6 +340,11 @@ macro_rules! same_ops {
             } else {
                 self >> -off
             }
+        }
+        #[inline(always)]
+        fn rot(self, off: i32) -> Self {
+            // The rotation is taken modulo the width, a power of two that divides 2^32.
+            self.rotate_left(off as u32)
         }
         #[inline(always)]
         fn count(self) -> u32 {
@@ -655,6 +667,12 @@ mod tests {
                 shifted.remove(c);
             }
             assert_eq!(s.shift(off).to_bits(), shifted);
+            // A rotation agrees with the shift on the cells whose source is in the width.
+            let sourced: Bits = (0..S::CELLS)
+                .filter(|&c| (0..S::CELLS as i32).contains(&(c as i32 - off)))
+                .collect();
+            let sourced = S::from_bits(sourced);
+            assert_eq!(s.rot(off).and(sourced), s.shift(off).and(sourced));
             assert!(b.iter().all(|c| s.has(c)) && !s.has(2));
             assert_eq!(s.with(2).without(2), s);
         }

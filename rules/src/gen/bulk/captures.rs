@@ -2,21 +2,19 @@
 //! timings, mid-capture promotion and precedence.
 
 use super::moves::{NarrowMove, Pos};
-use super::tables::{KeyKind, Slots, Tables};
+use super::tables::{Slots, Tables};
 use crate::bits::CellSet;
 use crate::board::Dir;
 use crate::budget::GenError;
-use crate::rules::{MidCapturePromotion, Precedence};
+use crate::rules::MidCapturePromotion;
 
 /// What a capture sequence has taken so far.
 #[derive(Clone, Copy)]
 pub(super) struct Seq<S> {
     pub(super) captured: S,
     pub(super) n: u32,
-    pub(super) kings: u32,
-    /// Bit `31 - i` set when the `i`-th captured piece is a king.
-    pub(super) mask: u32,
-    pub(super) value: u32,
+    /// The precedence key ([`super::tables::Keys`]), the capturing piece's part included.
+    pub(super) key: u64,
 }
 
 /// The capture search of one position: every piece of the side to move in turn.
@@ -65,50 +63,27 @@ impl<'a, S: CellSet, const IMMEDIATE: bool, const FLYING: bool, const BEHIND: bo
         }
     }
 
+    /// The sequence `s` with `victim` taken.
     #[inline(always)]
     pub(super) fn with(&self, s: Seq<S>, victim: S) -> Seq<S> {
-        let is_king = !victim.and(self.enemy_kings).is_zero();
+        let keys = &self.t.keys;
+        let add = if victim.and(self.enemy_kings).is_zero() {
+            keys.man
+        } else if s.n < 32 {
+            keys.king.wrapping_add(keys.early << (31 - s.n))
+        } else {
+            keys.king
+        };
         Seq {
             captured: s.captured.or(victim),
             n: s.n + 1,
-            kings: s.kings + is_king as u32,
-            mask: if is_king && s.n < 32 {
-                s.mask | 1 << (31 - s.n)
-            } else {
-                s.mask
-            },
-            value: s.value
-                + if is_king {
-                    self.t.value.1
-                } else {
-                    self.t.value.0
-                },
+            key: s.key.wrapping_add(add),
         }
-    }
-
-    #[inline(always)]
-    pub(super) fn key(&self, s: &Seq<S>) -> u64 {
-        match self.t.key_kind {
-            KeyKind::Free => return 0,
-            KeyKind::Count => return s.n as u64,
-            KeyKind::General => {}
-        }
-        let mut key = 0u64;
-        for p in &self.t.precedence {
-            key = match p {
-                Precedence::Count => key << 8 | s.n as u64,
-                Precedence::Value { .. } => key << 16 | s.value as u64,
-                Precedence::ByKing => key << 1 | self.start_king as u64,
-                Precedence::KingsCaptured => key << 8 | s.kings as u64,
-                Precedence::KingsEarly => key << 32 | s.mask as u64,
-            };
-        }
-        key
     }
 
     #[inline(always)]
     pub(super) fn record(&mut self, to: u8, becomes_king: bool, s: Seq<S>) {
-        let key = self.key(&s);
+        let key = s.key;
         if key < self.best {
             return;
         }
@@ -135,53 +110,58 @@ impl<'a, S: CellSet, const IMMEDIATE: bool, const FLYING: bool, const BEHIND: bo
     }
 
     /// A man on `cur` extends the sequence `s`; returns whether it could capture again.
-    pub(super) fn man(&mut self, cur: S, s: Seq<S>, last: Option<usize>) -> bool {
+    ///
+    /// The victims are found among the cells next to it (`Tables::man_next`), one table
+    /// look-up for every direction at once, and each is jumped onto the cell behind it. A man
+    /// never jumps back: the piece it has just taken is no victim any more.
+    pub(super) fn man(&mut self, cur: S, s: Seq<S>) -> bool {
         self.steps += 1;
-        let mut found = false;
-        // Only the directions a jump from `cur` stays on the board in: no wrap onto another
-        // row in a compact layout, and no direction that leaves the board at once.
-        let mut dirs = self.after(self.t.man_cap[self.me], last) & self.t.jump_dirs(cur.lowest());
-        let victims = self.victims(s.captured, false);
+        let c = cur.lowest();
+        let mut next =
+            self.t.man_next[self.me][c as usize & 127].and(self.victims(s.captured, false));
+        if next.is_zero() {
+            return false;
+        }
         let free = self.free(s.captured);
-        while dirs != 0 {
-            let d = dirs.trailing_zeros() as usize;
-            dirs &= dirs - 1;
-            let off = self.t.shift[d & 7];
-            let over = cur.shift(off).and(victims);
-            if over.is_zero() {
-                continue;
-            }
-            let land = over.shift(off).and(free);
+        let mut found = false;
+        while !next.is_zero() {
+            let v = next.lowest();
+            next = next.rest();
+            // The cell behind the victim, the same offset on.
+            let land = S::bit(2 * v - c).and(free);
             if land.is_zero() {
                 continue;
             }
             found = true;
-            self.man_lands(land, over, d, s);
+            self.man_lands(land, S::bit(v), s);
         }
         found
     }
 
-    /// A man has jumped `over` in direction `d` onto `land`: the sequence goes on from there
-    /// (as a man, or crowned as a king), or ends there.
+    /// A man has jumped `over` onto `land`: the sequence goes on from there (as a man, or
+    /// crowned as a king), or ends there.
     #[inline]
-    pub(super) fn man_lands(&mut self, land: S, over: S, d: usize, s: Seq<S>) {
+    pub(super) fn man_lands(&mut self, land: S, over: S, s: Seq<S>) {
         let next = self.with(s, over);
         let to = land.lowest() as u8;
         if !land.and(self.t.promo[self.me]).is_zero() {
             match self.t.mid {
                 MidCapturePromotion::End => self.record(to, true, next),
                 MidCapturePromotion::Pass => {
-                    if !self.man(land, next, Some(d)) {
+                    if !self.man(land, next) {
                         self.record(to, true, next);
                     }
                 }
                 MidCapturePromotion::KingContinue => {
-                    if self.king(to as u32, next, Some(d), None) == 0 {
+                    // The direction of the jump, for the ban on turning back.
+                    let off = to as i32 - over.lowest() as i32;
+                    let d = (0..8).find(|&d| self.t.shift[d] == off);
+                    if self.king(to as u32, next, d, None) == 0 {
                         self.record(to, true, next);
                     }
                 }
             }
-        } else if !self.man(land, next, Some(d)) {
+        } else if !self.man(land, next) {
             self.record(to, false, next);
         }
     }
@@ -210,10 +190,10 @@ impl<'a, S: CellSet, const IMMEDIATE: bool, const FLYING: bool, const BEHIND: bo
             dirs &= dirs - 1;
             let off = self.t.shift[d & 7];
             let into = self.t.into[d & 7];
-            let mut sq = start.shift(off).and(into);
+            let mut sq = start.rot(off).and(into);
             if FLYING {
                 while !sq.and(free).is_zero() {
-                    sq = sq.shift(off).and(into);
+                    sq = sq.rot(off).and(into);
                 }
             }
             if sq.and(victims).is_zero() {
@@ -221,7 +201,7 @@ impl<'a, S: CellSet, const IMMEDIATE: bool, const FLYING: bool, const BEHIND: bo
             }
             let next = self.with(s, sq);
             let free_after = self.free(next.captured).and(into);
-            let mut land = sq.shift(off).and(free_after);
+            let mut land = sq.rot(off).and(free_after);
             if land.is_zero() {
                 continue;
             }
@@ -254,7 +234,7 @@ impl<'a, S: CellSet, const IMMEDIATE: bool, const FLYING: bool, const BEHIND: bo
                 } else if !goes_on {
                     self.pending.push((to as u8, next));
                 }
-                land = land.shift(off).and(free_after);
+                land = land.rot(off).and(free_after);
                 j += 1;
             }
             if goes_on {
@@ -277,9 +257,8 @@ impl<'a, S: CellSet, const IMMEDIATE: bool, const FLYING: bool, const BEHIND: bo
 }
 
 /// The capture moves of `p`: their number, and the moves themselves in `out` (cleared first;
-/// best precedence only, each move once). With `COUNT`, the sequences of a single capture
-/// that cannot go on are only counted when precedence does not tell them apart (free choice,
-/// or the most pieces), and `out` holds the others. `SLOTS`: the length of the men's
+/// best precedence only, each move once). With `COUNT`, the single captures found by set
+/// operations are only counted, and `out` holds the others. `SLOTS`: the length of the men's
 /// direction loops ([`Tables::slots`]). `Err` when the search goes past the capture bound.
 pub(super) fn captures<
     S: CellSet,
@@ -303,73 +282,62 @@ pub(super) fn captures<
     let all = p.occupied();
     let empty = t.cells.andn(all);
     let mc = &t.mc[me];
-    // The first jump of every man at once, direction by direction: reach[i], the cells from
-    // which a man jumps in slot i's direction (a victim next, a free cell behind); jumpers[i],
-    // the men on them.
+    // The first jump of every man at once, direction by direction: reach, the cells from
+    // which a man jumps in some direction (a victim next, a free cell behind); jumpers[i],
+    // the men that jump in slot i's direction.
     let men = p.men[me];
     let targets = if t.men_take_kings {
         enemy
     } else {
         enemy.andn(enemy_kings)
     };
-    let mut reach = [S::default(); SLOTS];
+    let mut reach = S::default();
     let mut jumpers = [S::default(); SLOTS];
-    let mut any = S::default();
     for i in 0..SLOTS {
         let off = mc.off[i];
-        let r = targets.shift(-off).and(empty.shift(-2 * off)).and(mc.on[i]);
-        reach[i] = r;
-        let j = men.and(r);
-        any = any.or(j);
-        jumpers[i] = j;
+        let r = targets.rot(-off).and(empty.rot(-2 * off)).and(mc.on[i]);
+        reach = reach.or(r);
+        jumpers[i] = men.and(r);
     }
-    let any = !any.is_zero();
+    let any = !men.and(reach).is_zero();
     let kings = p.kings[me];
     if !any && kings.is_zero() {
         return Ok(0);
     }
-    // Single captures that cannot go on, when precedence cannot tell them apart: found by set
-    // operations, one direction at a time. A man that has jumped in one direction can go on in
-    // another one that is not back (the piece it took stands there or, removed, leaves it its
-    // own start square, which it cannot jump onto) if a victim is next to its landing cell
-    // with a free cell behind. Landings on a promotion square, and those that can go on, are
-    // searched.
-    let simple = t.key_kind != KeyKind::General;
-    let mut singles = [S::default(); SLOTS];
-    let mut single_count = 0u64;
+    // Captures of a single piece by a man that cannot go on: found by set operations, one
+    // direction at a time, and kept apart by the kind of piece taken where precedence tells
+    // them apart (their keys: one man, or one king, taken by a man). A man that has jumped
+    // can go on if its landing cell is in `reach`: from there the piece it took, or the cell
+    // it left (which `reach` counts as occupied), is in the one direction back. Landings on a
+    // promotion square, and those that can go on, are searched.
+    let keys = &t.keys;
+    let single_key = [keys.man, keys.king.wrapping_add(keys.early << 31)];
+    let split = t.men_take_kings && single_key[0] != single_key[1];
+    let mut single = [[S::default(); SLOTS]; 2];
+    let mut single_n = [0u64; 2];
     let mut search = !kings.is_zero();
-    if any && simple {
+    if any {
         for i in 0..SLOTS {
             let j = jumpers[i];
             if j.is_zero() {
                 continue;
             }
             let off = mc.off[i];
-            let lands = j.shift(2 * off);
-            let back = mc.back[i] as usize;
-            let mut goes_on = S::default();
-            for (k, r) in reach.iter().enumerate() {
-                if k != back {
-                    goes_on = goes_on.or(*r);
-                }
-            }
-            let done = lands.andn(goes_on).andn(t.promo[me]);
-            singles[i] = done;
-            single_count += done.count() as u64;
-            let left = j.andn(done.shift(-2 * off));
+            let done = j.rot(2 * off).andn(reach).andn(t.promo[me]);
+            let (on_men, on_kings) = if split {
+                let k = done.and(enemy_kings.rot(off));
+                (done.andn(k), k)
+            } else {
+                (done, S::default())
+            };
+            single[0][i] = on_men;
+            single[1][i] = on_kings;
+            single_n[0] += few(on_men);
+            single_n[1] += few(on_kings);
+            let left = j.andn(done.rot(-2 * off));
             jumpers[i] = left;
             search |= !left.is_zero();
         }
-    } else {
-        search = true;
-    }
-    if !search {
-        // Only single captures: nothing to search, nothing to compare.
-        if !COUNT {
-            push_singles(mc, &singles, out);
-            return Ok(out.len() as u64);
-        }
-        return Ok(single_count);
     }
     let mut c = Captures::<S, IMMEDIATE, FLYING, BEHIND> {
         t,
@@ -384,62 +352,65 @@ pub(super) fn captures<
         out,
         pending: Vec::new(),
     };
-    let seq = Seq {
-        captured: S::default(),
-        n: 0,
-        kings: 0,
-        mask: 0,
-        value: 0,
-    };
-    if any {
-        c.start_king = false;
+    if search {
+        let seq = Seq {
+            captured: S::default(),
+            n: 0,
+            key: 0,
+        };
         for i in 0..SLOTS {
             let mut j = jumpers[i];
             let off = mc.off[i];
-            let d = mc.dir[i] as usize;
             while !j.is_zero() {
                 let from = j.lowest();
                 j = j.rest();
                 let b = S::bit(from);
                 c.from = from as u8;
                 c.occ = all.andn(b);
-                let over = b.shift(off);
-                c.man_lands(over.shift(off), over, d, seq);
+                let over = b.rot(off);
+                c.man_lands(over.rot(off), over, seq);
             }
         }
-    }
-    let mut kings = kings;
-    while !kings.is_zero() {
-        let from = kings.lowest();
-        kings = kings.rest();
-        c.from = from as u8;
+        let seq = Seq {
+            key: keys.by_king,
+            ..seq
+        };
+        let mut kings = kings;
         c.start_king = true;
-        c.occ = all.andn(S::bit(from));
-        c.king(from, seq, None, None);
+        while !kings.is_zero() {
+            let from = kings.lowest();
+            kings = kings.rest();
+            c.from = from as u8;
+            c.occ = all.andn(S::bit(from));
+            c.king(from, seq, None, None);
+            if c.steps > limit {
+                *spent += c.steps as u64;
+                return Err(GenError::CaptureLimit { limit });
+            }
+        }
+        *spent += c.steps as u64;
         if c.steps > limit {
-            *spent += c.steps as u64;
             return Err(GenError::CaptureLimit { limit });
         }
     }
-    *spent += c.steps as u64;
-    if c.steps > limit {
-        return Err(GenError::CaptureLimit { limit });
-    }
-    // The single captures, if precedence keeps them: their key is that of one man taken.
-    if single_count > 0 {
-        let key = match t.key_kind {
-            KeyKind::Free => 0,
-            _ => 1,
-        };
-        if key > c.best {
+    // The single captures, where precedence keeps them.
+    let mut singles = 0u64;
+    for kind in 0..2 {
+        if single_n[kind] == 0 {
+            continue;
+        }
+        let key = single_key[kind];
+        if key > c.best || c.out.is_empty() && singles == 0 {
             c.best = key;
             c.out.clear();
+            singles = 0;
         }
-        if key < c.best {
-            single_count = 0;
-        } else if !COUNT {
-            push_singles(mc, &singles, c.out);
-            single_count = 0;
+        if key == c.best {
+            if COUNT {
+                singles += single_n[kind];
+            } else {
+                push_singles(mc, &single[kind], c.out);
+            }
         }
     }
     // Routes with the same identity are one move.
@@ -447,7 +418,19 @@ pub(super) fn captures<
         out.sort_unstable();
         out.dedup_by(|a, b| a.same(b));
     }
-    Ok(single_count + out.len() as u64)
+    Ok(singles + out.len() as u64)
+}
+
+/// The number of cells of a set that has few (a bit at a time: cheaper than a population
+/// count without the processor's instruction, for the one or two of most sets).
+#[inline(always)]
+fn few<S: CellSet>(mut s: S) -> u64 {
+    let mut n = 0;
+    while !s.is_zero() {
+        n += 1;
+        s = s.rest();
+    }
+    n
 }
 
 /// The single captures found by set operations ([`captures`]) into `out` (appended).
@@ -466,7 +449,7 @@ pub(super) fn push_singles<S: CellSet, const SLOTS: usize>(
             out.push(NarrowMove {
                 from: (to as i32 - 2 * off) as u8,
                 to: to as u8,
-                captured: land.shift(-off),
+                captured: land.rot(-off),
                 king: false,
                 becomes_king: false,
             });

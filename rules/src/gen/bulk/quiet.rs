@@ -15,7 +15,7 @@ pub(super) fn quiet<S: CellSet>(t: &Tables<S>, p: &Pos<S>, held: S, out: &mut Ve
         let d = dirs.trailing_zeros() as usize;
         dirs &= dirs - 1;
         let off = t.shift[d & 7];
-        let mut to = p.men[me].shift(off).and(empty).and(t.into[d & 7]);
+        let mut to = p.men[me].rot(off).and(empty).and(t.into[d & 7]);
         while !to.is_zero() {
             let c = to.lowest();
             to = to.rest();
@@ -39,7 +39,7 @@ pub(super) fn quiet<S: CellSet>(t: &Tables<S>, p: &Pos<S>, held: S, out: &mut Ve
         while !kings.is_zero() {
             let from = kings.lowest();
             kings = kings.rest();
-            let mut sq = S::bit(from).shift(off).and(empty);
+            let mut sq = S::bit(from).rot(off).and(empty);
             while !sq.is_zero() {
                 out.push(NarrowMove {
                     from: from as u8,
@@ -51,7 +51,7 @@ pub(super) fn quiet<S: CellSet>(t: &Tables<S>, p: &Pos<S>, held: S, out: &mut Ve
                 if !t.king_slides {
                     break;
                 }
-                sq = sq.shift(off).and(empty);
+                sq = sq.rot(off).and(empty);
             }
         }
     }
@@ -70,7 +70,11 @@ pub(super) fn count_quiet<S: CellSet, const SLOTS: usize>(
     let mm = &t.mm[me];
     let men = p.men[me];
     for i in 0..SLOTS {
-        let to = men.shift(mm.off[i]).and(empty).and(mm.on[i]);
+        if i == 4 && t.quiet_slots == 4 {
+            // The men move in at most four directions (Frisian men capture in eight).
+            break;
+        }
+        let to = men.rot(mm.off[i]).and(empty).and(mm.on[i]);
         if !to.is_zero() {
             n += to.count() as u64;
         }
@@ -86,13 +90,13 @@ pub(super) fn count_quiet<S: CellSet, const SLOTS: usize>(
         dirs &= dirs - 1;
         let off = t.shift[d & 7];
         let empty = empty.and(t.into[d & 7]);
-        let mut k = kings.shift(off).and(empty);
+        let mut k = kings.rot(off).and(empty);
         while !k.is_zero() {
             n += k.count() as u64;
             if !t.king_slides {
                 break;
             }
-            k = k.shift(off).and(empty);
+            k = k.rot(off).and(empty);
         }
     }
     n

@@ -26,7 +26,6 @@ pub struct Tables<S> {
     /// Id offset of each direction (0: the board has no link that way).
     pub(super) shift: [i32; DIRS],
     pub(super) man_move: [u8; 2],
-    pub(super) man_cap: [u8; 2],
     /// The men's capture directions as slots (the first `slots` used; an unused slot has
     /// offset 0 and an empty mask), so that the hot loops run a fixed number of times. The
     /// mask of a capture slot is the cells a jump that way can start from; of a quiet slot,
@@ -37,6 +36,8 @@ pub struct Tables<S> {
     /// How many slots the direction loops run: 4 when the men have at most 4 capture and 4
     /// move directions, else 8.
     pub(super) slots: usize,
+    /// How many of them the men's quiet directions take: 4 when they have at most 4.
+    pub(super) quiet_slots: usize,
     pub(super) king_move: [u8; 2],
     pub(super) king_cap: [u8; 2],
     pub(super) men_take_kings: bool,
@@ -44,11 +45,8 @@ pub struct Tables<S> {
     pub(super) king_slides: bool,
     pub(super) mid: MidCapturePromotion,
     pub(super) no_reversal: bool,
-    pub(super) precedence: Vec<Precedence>,
-    /// The precedence compiled: free choice, most pieces, or the general key.
-    pub(super) key_kind: KeyKind,
-    /// Values of a captured man and king, for value precedence.
-    pub(super) value: (u32, u32),
+    /// The precedence compiled ([`Keys`]).
+    pub(super) keys: Keys,
     /// The killer rule: a flying king whose capture ends with a king taken stops right
     /// behind it.
     pub(super) halt: bool,
@@ -57,8 +55,69 @@ pub struct Tables<S> {
     /// The king-move limit: non-capturing moves in a row by one king while its side has men
     /// (0: none).
     pub(super) king_limit: u8,
-    /// The directions a jump (two steps) can take from each cell, by narrow id.
-    pub(super) jumps_from: [u8; 128],
+    /// For each side and narrow id, the cells next to it that a man there could capture on
+    /// (in one of its capture directions, with a cell behind).
+    pub(super) man_next: [[S; 128]; 2],
+}
+
+/// The precedence list compiled into one integer key per capture sequence, the sum of what
+/// each captured piece and the capturing piece add, so that a sequence's key grows as it is
+/// searched and precedence is one comparison.
+///
+/// The list ranks sequences by its keys in turn, each within a field of fixed width above
+/// the fields of the keys after it: the number of pieces (8 bits), their value (16), a king
+/// capturing (1), the number of kings (8), the kings' places in the sequence (32, bit 31 − i
+/// for the i-th piece). Every field is a sum over the captured pieces (or the capturing
+/// one), so the key is: pieces × `man` or `king` each, plus `by_king` for a king capturing,
+/// plus `early` shifted by 31 − i for a king taken i-th. An empty list (free choice) gives
+/// every sequence the key 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Keys {
+    /// What a captured man adds.
+    pub(super) man: u64,
+    /// What a captured king adds (before `early`).
+    pub(super) king: u64,
+    /// What a capture by a king adds.
+    pub(super) by_king: u64,
+    /// The unit of the kings-earliest field (0: not in the list).
+    pub(super) early: u64,
+}
+
+impl Keys {
+    pub(super) fn of(list: &[Precedence]) -> Keys {
+        let mut k = Keys::default();
+        let mut at = 0u32;
+        // Fields past the 64th bit are cut off, as in a key built by shifting.
+        let add = |to: &mut u64, n: u64, unit: u64| *to = to.wrapping_add(n.wrapping_mul(unit));
+        for p in list.iter().rev() {
+            let unit = 1u64.checked_shl(at).unwrap_or(0);
+            at += match *p {
+                Precedence::Count => {
+                    add(&mut k.man, 1, unit);
+                    add(&mut k.king, 1, unit);
+                    8
+                }
+                Precedence::Value { man, king } => {
+                    add(&mut k.man, man as u64, unit);
+                    add(&mut k.king, king as u64, unit);
+                    16
+                }
+                Precedence::ByKing => {
+                    add(&mut k.by_king, 1, unit);
+                    1
+                }
+                Precedence::KingsCaptured => {
+                    add(&mut k.king, 1, unit);
+                    8
+                }
+                Precedence::KingsEarly => {
+                    add(&mut k.early, 1, unit);
+                    32
+                }
+            };
+        }
+        k
+    }
 }
 
 /// The end rules the narrow generator knows: a position they decide has no moves.
@@ -111,12 +170,6 @@ impl<S: CellSet> Tables<S> {
             && ((lone_king(0) && lone_man(1)) || (lone_man(0) && lone_king(1))))
             || (self.ends.king_against_king && lone_king(0) && lone_king(1))
     }
-
-    /// The directions a jump can take from the cell with narrow id `cell`.
-    #[inline(always)]
-    pub(super) fn jump_dirs(&self, cell: u32) -> u8 {
-        self.jumps_from[cell as usize & 127]
-    }
 }
 
 /// Directions as slots: offsets, directions, masks (every cell for a used slot, none for an
@@ -149,17 +202,6 @@ impl<S: CellSet> Slots<S> {
         }
         s
     }
-}
-
-/// How capture sequences are compared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum KeyKind {
-    /// Free choice: every complete sequence is legal.
-    Free,
-    /// The most pieces captured.
-    Count,
-    /// The general key of the precedence list.
-    General,
 }
 
 /// Whether a piece kind's rules are within the narrow generator's reach. The killer rule
@@ -212,21 +254,12 @@ impl Bulk {
                 shift = offsets;
             }
         }
-        let value = rules
-            .precedence
-            .iter()
-            .find_map(|p| match p {
-                Precedence::Value { man, king } => Some((*man as u32, *king as u32)),
-                _ => None,
-            })
-            .unwrap_or((0, 0));
         fn tables<S: CellSet>(
             board: &Board,
             rules: &Rules,
             promo: [Bits; 2],
             layout: Layout,
             shift: [i32; DIRS],
-            value: (u32, u32),
             ends: Ends,
         ) -> Tables<S> {
             let man = rules.piece(Kind::Man);
@@ -239,7 +272,7 @@ impl Bulk {
             // The cells a step reaches, and those a jump (two steps) starts from, per direction.
             let mut into = [Bits::EMPTY; DIRS];
             let mut jumps = [Bits::EMPTY; DIRS];
-            let mut jumps_from = [0u8; 128];
+            let mut man_next = [[S::default(); 128]; 2];
             for c in board.cells().iter() {
                 for d in Dir::ALL {
                     let to = board.next(c, d);
@@ -250,7 +283,12 @@ impl Bulk {
                     into[i].insert(to as usize);
                     if board.next(to as usize, d) != crate::board::NONE {
                         jumps[i].insert(c);
-                        jumps_from[layout.id(c)] |= 1 << i;
+                        for side in 0..2 {
+                            if man.captures[side].0 & linked & 1 << i != 0 {
+                                let n = &mut man_next[side][layout.id(c)];
+                                *n = n.with(layout.id(to as usize));
+                            }
+                        }
                     }
                 }
             }
@@ -268,13 +306,17 @@ impl Bulk {
                 mc: man_cap.map(|d| Slots::of(d, &shift, &jumps)),
                 mm: man_move.map(|d| Slots::of(d, &shift, &into)),
                 slots: if widest <= 4 { 4 } else { 8 },
+                quiet_slots: if man_move.iter().all(|m| m.count_ones() <= 4) {
+                    4
+                } else {
+                    8
+                },
                 cells,
                 into,
                 promo: promo.map(|p| layout.set(p)),
                 layout,
                 shift,
                 man_move,
-                man_cap,
                 king_move: king.moves.map(|d| d.0 & linked),
                 king_cap: king.captures.map(|d| d.0 & linked),
                 men_take_kings: man.captures_kings,
@@ -282,26 +324,20 @@ impl Bulk {
                 king_slides: king.range == Range::Slide,
                 mid: rules.mid_capture_promotion,
                 no_reversal: rules.no_reversal,
-                precedence: rules.precedence.clone(),
-                key_kind: match rules.precedence.as_slice() {
-                    [] => KeyKind::Free,
-                    [Precedence::Count] => KeyKind::Count,
-                    _ => KeyKind::General,
-                },
-                value,
+                keys: Keys::of(&rules.precedence),
                 halt: king.halt_behind_last_king,
                 king_limit: rules.king_quiet_limit,
                 ends,
-                jumps_from,
+                man_next,
             }
         }
         if ids <= 64 || layout.is_compact() {
             Some(Bulk::Word(Box::new(tables::<u64>(
-                board, rules, promo, layout, shift, value, ends,
+                board, rules, promo, layout, shift, ends,
             ))))
         } else if ids <= 128 {
             Some(Bulk::TwoWords(Box::new(tables::<u128>(
-                board, rules, promo, layout, shift, value, ends,
+                board, rules, promo, layout, shift, ends,
             ))))
         } else {
             None
