@@ -17,8 +17,17 @@ pub(super) struct Seq<S> {
     pub(super) key: u64,
 }
 
-/// The capture search of one position: every piece of the side to move in turn.
-pub(super) struct Captures<'a, S, const IMMEDIATE: bool, const FLYING: bool, const BEHIND: bool> {
+/// The capture search of one position: every piece of the side to move in turn. With
+/// `COUNT`, the sequences no other route can duplicate are counted without building their
+/// moves ([`Captures::counted`]).
+pub(super) struct Captures<
+    'a,
+    S,
+    const IMMEDIATE: bool,
+    const FLYING: bool,
+    const BEHIND: bool,
+    const COUNT: bool,
+> {
     pub(super) t: &'a Tables<S>,
     pub(super) me: usize,
     pub(super) enemy: S,
@@ -30,13 +39,21 @@ pub(super) struct Captures<'a, S, const IMMEDIATE: bool, const FLYING: bool, con
     pub(super) best: u64,
     pub(super) steps: u32,
     pub(super) out: &'a mut Vec<NarrowMove<S>>,
+    /// Sequences with the best key counted but not in `out` (`COUNT` only).
+    pub(super) counted: u64,
     /// Ends found at the landings of the current flying jump, kept until it is known
     /// whether a landing can go on (then only those landings count).
     pub(super) pending: Vec<(u8, Seq<S>)>,
 }
 
-impl<'a, S: CellSet, const IMMEDIATE: bool, const FLYING: bool, const BEHIND: bool>
-    Captures<'a, S, IMMEDIATE, FLYING, BEHIND>
+impl<
+        'a,
+        S: CellSet,
+        const IMMEDIATE: bool,
+        const FLYING: bool,
+        const BEHIND: bool,
+        const COUNT: bool,
+    > Captures<'a, S, IMMEDIATE, FLYING, BEHIND, COUNT>
 {
     /// Cells a capturing piece may pass or land on, given what it has captured.
     #[inline(always)]
@@ -81,15 +98,25 @@ impl<'a, S: CellSet, const IMMEDIATE: bool, const FLYING: bool, const BEHIND: bo
         }
     }
 
+    /// Whether a sequence with the key `key` is kept: the best so far (the worse ones kept
+    /// until now are dropped).
     #[inline(always)]
-    pub(super) fn record(&mut self, to: u8, becomes_king: bool, s: Seq<S>) {
-        let key = s.key;
+    fn keeps(&mut self, key: u64) -> bool {
         if key < self.best {
-            return;
+            return false;
         }
         if key > self.best {
             self.best = key;
             self.out.clear();
+            self.counted = 0;
+        }
+        true
+    }
+
+    #[inline(always)]
+    pub(super) fn record(&mut self, to: u8, becomes_king: bool, s: Seq<S>) {
+        if !self.keeps(s.key) {
+            return;
         }
         self.out.push(NarrowMove {
             from: self.from,
@@ -138,6 +165,23 @@ impl<'a, S: CellSet, const IMMEDIATE: bool, const FLYING: bool, const BEHIND: bo
         found
     }
 
+    /// A sequence of a man's jumps ends on `to`. With `COUNT`, one of one or two pieces is
+    /// only counted: no other route makes its move. (A man's jump lands right behind its
+    /// victim, so a route is fixed by its victims in order; the other order of two victims
+    /// would have the same start and end only if the second jump went back over the first
+    /// victim. A route through a crowning takes its first victim by the same jump, whose
+    /// landing is then a promotion square, where the man's route does not stop.)
+    #[inline(always)]
+    fn man_ends(&mut self, to: u8, becomes_king: bool, s: Seq<S>) {
+        if COUNT && s.n <= 2 {
+            if self.keeps(s.key) {
+                self.counted += 1;
+            }
+        } else {
+            self.record(to, becomes_king, s);
+        }
+    }
+
     /// A man has jumped `over` onto `land`: the sequence goes on from there (as a man, or
     /// crowned as a king), or ends there.
     #[inline]
@@ -146,10 +190,10 @@ impl<'a, S: CellSet, const IMMEDIATE: bool, const FLYING: bool, const BEHIND: bo
         let to = land.lowest() as u8;
         if !land.and(self.t.promo[self.me]).is_zero() {
             match self.t.mid {
-                MidCapturePromotion::End => self.record(to, true, next),
+                MidCapturePromotion::End => self.man_ends(to, true, next),
                 MidCapturePromotion::Pass => {
                     if !self.man(land, next) {
-                        self.record(to, true, next);
+                        self.man_ends(to, true, next);
                     }
                 }
                 MidCapturePromotion::KingContinue => {
@@ -162,7 +206,7 @@ impl<'a, S: CellSet, const IMMEDIATE: bool, const FLYING: bool, const BEHIND: bo
                 }
             }
         } else if !self.man(land, next) {
-            self.record(to, false, next);
+            self.man_ends(to, false, next);
         }
     }
 
@@ -293,15 +337,20 @@ pub(super) fn captures<
     };
     let mut reach = S::default();
     let mut jumpers = [S::default(); SLOTS];
+    // The slots with jumpers, a bit each.
+    let mut live = 0u32;
     for i in 0..SLOTS {
-        let off = mc.off[i];
-        let r = targets.rot(-off).and(empty.rot(-2 * off)).and(mc.on[i]);
+        // The victims with a free cell behind, moved back onto the cells a jump starts from
+        // (`mc.on`, where the cells behind are on the board: others may wrap).
+        let back = mc.neg[i];
+        let r = targets.and(empty.rot(back)).rot(back).and(mc.on[i]);
         reach = reach.or(r);
-        jumpers[i] = men.and(r);
+        let j = men.and(r);
+        jumpers[i] = j;
+        live |= (!j.is_zero() as u32) << i;
     }
-    let any = !men.and(reach).is_zero();
     let kings = p.kings[me];
-    if !any && kings.is_zero() {
+    if live == 0 && kings.is_zero() {
         return Ok(0);
     }
     // Captures of a single piece by a man that cannot go on: found by set operations, one
@@ -310,49 +359,49 @@ pub(super) fn captures<
     // can go on if its landing cell is in `reach`: from there the piece it took, or the cell
     // it left (which `reach` counts as occupied), is in the one direction back. Landings on a
     // promotion square, and those that can go on, are searched.
-    let keys = &t.keys;
-    let single_key = [keys.man, keys.king.wrapping_add(keys.early << 31)];
-    let split = t.men_take_kings && single_key[0] != single_key[1];
+    let split = t.split_singles;
     let mut single = [[S::default(); SLOTS]; 2];
     let mut single_n = [0u64; 2];
     let mut search = !kings.is_zero();
-    if any {
-        for i in 0..SLOTS {
-            let j = jumpers[i];
-            if j.is_zero() {
-                continue;
-            }
-            let off = mc.off[i];
-            let done = j.rot(2 * off).andn(reach).andn(t.promo[me]);
-            let (on_men, on_kings) = if split {
-                let k = done.and(enemy_kings.rot(off));
-                (done.andn(k), k)
-            } else {
-                (done, S::default())
-            };
+    while live != 0 {
+        let i = live.trailing_zeros() as usize % SLOTS;
+        live &= live - 1;
+        let j = jumpers[i];
+        let off = mc.off[i];
+        let done = j.rot(2 * off).andn(reach).andn(t.promo[me]);
+        let (on_men, on_kings) = if split {
+            let k = done.and(enemy_kings.rot(off));
+            (done.andn(k), k)
+        } else {
+            (done, S::default())
+        };
+        if !COUNT {
             single[0][i] = on_men;
             single[1][i] = on_kings;
-            single_n[0] += few(on_men);
-            single_n[1] += few(on_kings);
-            let left = j.andn(done.rot(-2 * off));
-            jumpers[i] = left;
-            search |= !left.is_zero();
         }
+        single_n[0] += few(on_men);
+        single_n[1] += few(on_kings);
+        let left = j.andn(done.rot(-2 * off));
+        jumpers[i] = left;
+        search |= !left.is_zero();
     }
-    let mut c = Captures::<S, IMMEDIATE, FLYING, BEHIND> {
-        t,
-        me,
-        enemy,
-        enemy_kings,
-        occ: all,
-        from: 0,
-        start_king: false,
-        best: 0,
-        steps: 0,
-        out,
-        pending: Vec::new(),
-    };
+    // The best key of the search and the sequences it counted without building their moves.
+    let (mut best, mut counted) = (0u64, 0u64);
     if search {
+        let mut c = Captures::<S, IMMEDIATE, FLYING, BEHIND, COUNT> {
+            t,
+            me,
+            enemy,
+            enemy_kings,
+            occ: all,
+            from: 0,
+            start_king: false,
+            best: 0,
+            steps: 0,
+            out: &mut *out,
+            counted: 0,
+            pending: Vec::new(),
+        };
         let seq = Seq {
             captured: S::default(),
             n: 0,
@@ -372,7 +421,7 @@ pub(super) fn captures<
             }
         }
         let seq = Seq {
-            key: keys.by_king,
+            key: t.keys.by_king,
             ..seq
         };
         let mut kings = kings;
@@ -392,24 +441,30 @@ pub(super) fn captures<
         if c.steps > limit {
             return Err(GenError::CaptureLimit { limit });
         }
+        (best, counted) = (c.best, c.counted);
     }
-    // The single captures, where precedence keeps them.
+    // The single captures, where precedence keeps them: those of the better key of the two
+    // kinds, if it is no worse than the search's.
     let mut singles = 0u64;
-    for kind in 0..2 {
-        if single_n[kind] == 0 {
-            continue;
+    if single_n != [0, 0] {
+        let [men_key, kings_key] = t.single_key;
+        let top = if single_n[1] > 0 && (single_n[0] == 0 || kings_key > men_key) {
+            kings_key
+        } else {
+            men_key
+        };
+        if top > best || out.is_empty() && counted == 0 {
+            best = top;
+            out.clear();
+            counted = 0;
         }
-        let key = single_key[kind];
-        if key > c.best || c.out.is_empty() && singles == 0 {
-            c.best = key;
-            c.out.clear();
-            singles = 0;
-        }
-        if key == c.best {
-            if COUNT {
-                singles += single_n[kind];
-            } else {
-                push_singles(mc, &single[kind], c.out);
+        for kind in 0..2 {
+            if single_n[kind] > 0 && t.single_key[kind] == best {
+                if COUNT {
+                    singles += single_n[kind];
+                } else {
+                    push_singles(mc, &single[kind], out);
+                }
             }
         }
     }
@@ -418,7 +473,7 @@ pub(super) fn captures<
         out.sort_unstable();
         out.dedup_by(|a, b| a.same(b));
     }
-    Ok(singles + out.len() as u64)
+    Ok(singles + counted + out.len() as u64)
 }
 
 /// The number of cells of a set that has few (a bit at a time: cheaper than a population

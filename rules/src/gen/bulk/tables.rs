@@ -47,6 +47,11 @@ pub struct Tables<S> {
     pub(super) no_reversal: bool,
     /// The precedence compiled ([`Keys`]).
     pub(super) keys: Keys,
+    /// The keys of a man's capture of one man, and of one king.
+    pub(super) single_key: [u64; 2],
+    /// Whether they differ (and men may take kings): the single captures are then counted
+    /// by the kind of piece taken.
+    pub(super) split_singles: bool,
     /// The killer rule: a flying king whose capture ends with a king taken stops right
     /// behind it.
     pub(super) halt: bool,
@@ -172,33 +177,28 @@ impl<S: CellSet> Tables<S> {
     }
 }
 
-/// Directions as slots: offsets, directions, masks (every cell for a used slot, none for an
-/// unused one) and the slot of the opposite direction (8: none).
+/// Directions as slots: offsets each way and masks (for a used slot, the cells the mask is
+/// of; none for an unused one, whose offsets are 0).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Slots<S> {
     pub(super) off: [i32; 8],
-    pub(super) dir: [u8; 8],
+    /// The offsets the other way.
+    pub(super) neg: [i32; 8],
     pub(super) on: [S; 8],
-    pub(super) back: [u8; 8],
 }
 
 impl<S: CellSet> Slots<S> {
     pub(super) fn of(dirs: u8, shift: &[i32; DIRS], mask: &[S; DIRS]) -> Slots<S> {
         let mut s = Slots {
             off: [0; 8],
-            dir: [0; 8],
+            neg: [0; 8],
             on: [S::default(); 8],
-            back: [8; 8],
         };
-        let list: Vec<usize> = (0..DIRS).filter(|d| dirs & (1 << d) != 0).collect();
-        for (i, &d) in list.iter().enumerate() {
+        let used = (0..DIRS).filter(|d| dirs & (1 << d) != 0);
+        for (i, d) in used.enumerate() {
             s.off[i] = shift[d];
-            s.dir[i] = d as u8;
+            s.neg[i] = -shift[d];
             s.on[i] = mask[d];
-            let back = Dir::ALL[d].opposite() as usize;
-            if let Some(j) = list.iter().position(|&e| e == back) {
-                s.back[i] = j as u8;
-            }
         }
         s
     }
@@ -302,6 +302,8 @@ impl Bulk {
                 .map(|m| m.count_ones())
                 .max()
                 .unwrap_or(0);
+            let keys = Keys::of(&rules.precedence);
+            let single_key = [keys.man, keys.king.wrapping_add(keys.early << 31)];
             Tables {
                 mc: man_cap.map(|d| Slots::of(d, &shift, &jumps)),
                 mm: man_move.map(|d| Slots::of(d, &shift, &into)),
@@ -324,7 +326,9 @@ impl Bulk {
                 king_slides: king.range == Range::Slide,
                 mid: rules.mid_capture_promotion,
                 no_reversal: rules.no_reversal,
-                keys: Keys::of(&rules.precedence),
+                keys,
+                single_key,
+                split_singles: man.captures_kings && single_key[0] != single_key[1],
                 halt: king.halt_behind_last_king,
                 king_limit: rules.king_quiet_limit,
                 ends,
