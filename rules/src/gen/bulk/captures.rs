@@ -30,10 +30,12 @@ pub(super) struct Captures<
 > {
     pub(super) t: &'a Tables<S>,
     pub(super) me: usize,
-    pub(super) enemy: S,
     pub(super) enemy_kings: S,
-    /// Every piece but the capturing one.
-    pub(super) occ: S,
+    /// The cells the capturing piece may pass or land on before it captures: every cell but
+    /// those of the other pieces.
+    pub(super) open: S,
+    /// What a man may capture, and a king: the enemy pieces, or its men only.
+    pub(super) prey: [S; 2],
     pub(super) from: u8,
     pub(super) start_king: bool,
     pub(super) best: u64,
@@ -59,25 +61,15 @@ impl<
     #[inline(always)]
     pub(super) fn free(&self, captured: S) -> S {
         if IMMEDIATE {
-            self.t.cells.andn(self.occ.andn(captured))
+            self.open.or(captured)
         } else {
-            self.t.cells.andn(self.occ)
+            self.open
         }
     }
 
     #[inline(always)]
     pub(super) fn victims(&self, captured: S, king: bool) -> S {
-        let v = self.enemy.andn(captured);
-        let takes_kings = if king {
-            self.t.kings_take_kings
-        } else {
-            self.t.men_take_kings
-        };
-        if takes_kings {
-            v
-        } else {
-            v.andn(self.enemy_kings)
-        }
+        self.prey[king as usize].andn(captured)
     }
 
     /// The sequence `s` with `victim` taken.
@@ -391,9 +383,16 @@ pub(super) fn captures<
         let mut c = Captures::<S, IMMEDIATE, FLYING, BEHIND, COUNT> {
             t,
             me,
-            enemy,
             enemy_kings,
-            occ: all,
+            open: t.cells.andn(all),
+            prey: [
+                targets,
+                if t.kings_take_kings {
+                    enemy
+                } else {
+                    enemy.andn(enemy_kings)
+                },
+            ],
             from: 0,
             start_king: false,
             best: 0,
@@ -415,7 +414,7 @@ pub(super) fn captures<
                 j = j.rest();
                 let b = S::bit(from);
                 c.from = from as u8;
-                c.occ = all.andn(b);
+                c.open = t.cells.andn(all.andn(b));
                 let over = b.rot(off);
                 c.man_lands(over.rot(off), over, seq);
             }
@@ -430,7 +429,7 @@ pub(super) fn captures<
             let from = kings.lowest();
             kings = kings.rest();
             c.from = from as u8;
-            c.occ = all.andn(S::bit(from));
+            c.open = t.cells.andn(all.andn(S::bit(from)));
             c.king(from, seq, None, None);
             if c.steps > limit {
                 *spent += c.steps as u64;
