@@ -8,7 +8,7 @@
 //! | `R` | GAMEREQ | version (2), initiator name (32), follower colour (`W`/`Z`), game time in minutes (3), number of moves (3), `A` (start position) or `B` + side to move (`W`/`Z`) + one letter per square (`e`, `w`, `z`, `W`, `Z`) |
 //! | `A` | GAMEACC | follower name (32), acceptance code (`0` accepted, `1` version, `2` refused, `3` other) |
 //! | `M` | MOVE | time used in seconds (4), from (2), to (2), number captured (2), captured squares (2 each) |
-//! | `E` | GAMEEND | reason (`0` unknown, `1` the sender loses, `2` draw, `3` the sender wins), stop code (`0` go on, `1` end the session) |
+//! | `E` | GAMEEND | reason (`0` unknown, `1` the sender loses, `2` draw, `3` the sender wins), stop code (`0` go on, `1` end the connection) |
 //! | `C` | CHAT | text |
 //! | `B` | BACKREQ | move number (3), side to move (`W`/`Z`) |
 //! | `K` | BACKACC | acceptance code |

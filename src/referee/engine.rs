@@ -261,7 +261,7 @@ pub struct Player {
     link: Link,
     /// The bytes of a message or line read so far.
     buf: Vec<u8>,
-    /// Set when the session can no longer be trusted: the engine is restarted before the next
+    /// Set when the connection can no longer be trusted: the engine is restarted before the next
     /// game.
     pub broken: bool,
     /// Hub: the parameters the engine declared (`param name=... values=...`).
@@ -669,7 +669,7 @@ impl Player {
         Ok(())
     }
 
-    /// Ends the session: Hub `quit`, a DXP connection closed; the process is given a moment
+    /// Ends the connection: Hub `quit`, a DXP connection closed; the process is given a moment
     /// to exit, then killed.
     pub async fn close(mut self) {
         match &mut self.link {

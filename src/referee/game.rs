@@ -56,9 +56,9 @@ impl Forfeit {
         }
     }
 
-    /// Whether the engine's session is sound after it: an engine that forfeited this way can
+    /// Whether the engine's connection is sound after it: an engine that forfeited this way can
     /// play the next game on the same connection.
-    pub fn keeps_session(self) -> bool {
+    pub fn keeps_connection(self) -> bool {
         matches!(
             self,
             Forfeit::IllegalMove | Forfeit::TimeForfeit | Forfeit::Refused

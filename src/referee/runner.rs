@@ -447,7 +447,7 @@ async fn worker(
                 Protocol::Hub => play_hub(&settings, [w, bl], &mut game, &mut clocks).await,
             }?;
             if let Some((side, f)) = end.forfeit {
-                if !f.keeps_session() {
+                if !f.keeps_connection() {
                     let e = if side == Color::White {
                         s.white
                     } else {
@@ -626,7 +626,7 @@ async fn await_gameend(p: &mut Player, wait: Duration) {
     }
 }
 
-/// Sends GAMEEND to an engine still in session and waits for its answer.
+/// Sends GAMEEND to an engine still connected and waits for its answer.
 async fn goodbye(p: &mut Player, m: Message, default_wait: Duration) {
     if p.broken {
         return;

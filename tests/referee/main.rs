@@ -303,7 +303,7 @@ fn dxp_connect() -> Result<(), Failed> {
         std::thread::spawn(move || {
             let script = peer::Script::parse(&[]);
             for s in l.incoming().flatten() {
-                peer::dxp_session(s, &script);
+                peer::dxp_conversation(s, &script);
             }
         });
     }

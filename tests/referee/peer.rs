@@ -184,7 +184,7 @@ fn two(n: u32) -> String {
 }
 
 /// A DXP engine on `stream`, a follower: it accepts every game request.
-pub fn dxp_session(mut stream: TcpStream, script: &Script) {
+pub fn dxp_conversation(mut stream: TcpStream, script: &Script) {
     let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
     let mut pos: Option<(Position, Color, u32)> = None;
     let send = |s: &mut TcpStream, text: &str| {
@@ -302,14 +302,14 @@ pub fn dxp_process(args: &[String]) {
     };
     if let Some(addr) = value("--connect") {
         let stream = TcpStream::connect(addr).expect("connect to the referee");
-        dxp_session(stream, &script);
+        dxp_conversation(stream, &script);
         return;
     }
     let port = value("--port").expect("--port");
     let listener = TcpListener::bind(format!("127.0.0.1:{port}")).expect("listen");
     for stream in listener.incoming() {
         match stream {
-            Ok(s) => dxp_session(s, &script),
+            Ok(s) => dxp_conversation(s, &script),
             Err(_) => return,
         }
     }
