@@ -295,7 +295,15 @@ pub fn run(args: MatchArgs, engines: Vec<Vec<String>>) -> Result<(), Failure> {
             listeners,
             hub_variant: hub_variant(variant),
         };
-        runner::run(settings).await.map_err(|e| Failure(e, 1))
+        // A signal ends the match here: the runtime is dropped with its tasks, and with them
+        // the engine processes (started with `kill_on_drop`).
+        tokio::select! {
+            r = runner::run(settings) => r.map_err(|e| Failure(e, 1)),
+            _ = stop_signal() => Err(Failure(
+                "the match was stopped by a signal; its engines were ended".into(),
+                130,
+            )),
+        }
     })?;
     // The slots have closed their engines; what is left (a process that ignored it) is killed.
     runtime.shutdown_timeout(Duration::from_secs(1));
@@ -352,5 +360,22 @@ fn print_summary(s: &runner::Summary) {
         if std::io::Write::write_all(&mut out, format!("{l}\n").as_bytes()).is_err() {
             return;
         }
+    }
+}
+
+/// SIGINT or SIGTERM.
+async fn stop_signal() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    let term = async {
+        match term.as_mut() {
+            Some(t) => {
+                t.recv().await;
+            }
+            None => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term => {}
     }
 }

@@ -25,6 +25,10 @@ fn main() {
     }
     let tests = vec![
         Trial::test("hub_games_end_by_the_rules_colours_swapped", hub_normal),
+        Trial::test(
+            "a_signal_ends_the_match_and_its_engines",
+            signal_ends_engines,
+        ),
         Trial::test("dxp_games_end_by_the_rules_colours_swapped", dxp_normal),
         Trial::test("dxp_engine_at_an_address", dxp_connect),
         Trial::test("dxp_engine_connecting_to_the_referee", dxp_listen),
@@ -775,6 +779,67 @@ fn documented_variants() -> Result<(), Failed> {
             .collect();
         accepted.sort();
         check(listed == accepted, format!("{listed:?} / {accepted:?}"))?;
+    }
+    Ok(())
+}
+
+/// SIGTERM to `arbiter match` ends it, and the engine processes it started with it: two
+/// engines that never answer (`sleep` with a marker duration), the referee stopped while it
+/// waits for them.
+fn signal_ends_engines() -> Result<(), Failed> {
+    let dir = scratch("signal");
+    let marker = |n: u32| format!("cmd=sleep {}", 7000 + n + std::process::id() % 1000);
+    let engines = [
+        vec!["name=A".to_string(), "proto=hub".into(), marker(1)],
+        vec!["name=B".to_string(), "proto=hub".into(), marker(2)],
+    ];
+    let running = |n: u32| {
+        let pattern = format!("sleep {}", 7000 + n + std::process::id() % 1000);
+        Command::new("pgrep")
+            .args(["-f", &pattern])
+            .output()
+            .map(|o| !o.stdout.is_empty())
+            .unwrap_or(false)
+    };
+    let child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .current_dir(&dir)
+        .arg("match")
+        .arg("--json")
+        .args(["--engine"])
+        .args(&engines[0])
+        .args(["--engine"])
+        .args(&engines[1])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("start arbiter match: {e}"))?;
+    // Both engines started: the referee waits for their `wait`.
+    let started = std::time::Instant::now();
+    while !(running(1) && running(2)) {
+        check(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "the engines started".to_string(),
+        )?;
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .map_err(|e| format!("kill: {e}"))?;
+    let out = child.wait_with_output().map_err(|e| format!("wait: {e}"))?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    check(out.status.code() == Some(130), format!("exit 130: {err}"))?;
+    check(
+        err.contains("stopped by a signal"),
+        format!("says so: {err}"),
+    )?;
+    let ended = std::time::Instant::now();
+    while running(1) || running(2) {
+        check(
+            ended.elapsed() < std::time::Duration::from_secs(10),
+            "the engines were ended with the match".to_string(),
+        )?;
+        std::thread::sleep(std::time::Duration::from_millis(50));
     }
     Ok(())
 }
