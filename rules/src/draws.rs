@@ -7,6 +7,10 @@
 use crate::bits::Bits;
 use crate::position::{Color, Kind, Position};
 
+/// Most draw rules one variant may have (the catalogue's largest set, FMJD-64, has 7): the
+/// judge keeps a count per rule ([`crate::outcome::DrawClock`]).
+pub const MAX_DRAW_RULES: usize = 8;
+
 /// The stable reason codes of the draw rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DrawCode {

@@ -66,7 +66,8 @@ pub use notation::listing::{DescribedMove, MoveList, MoveView};
 pub use notation::movetext::MoveError;
 
 pub use outcome::{
-    judge, status, Claimable, DrawCount, IllegalMove, Judgement, Reason, Status, Tracker, Verdict,
+    judge, status, Claimable, DrawClock, DrawCount, IllegalMove, Judgement, Reason, Status,
+    Tracker, Verdict,
 };
 pub use perft::{
     count_leaves, divide, divide_with, perft, perft_general, perft_keep, Routes, Split,

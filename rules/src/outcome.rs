@@ -8,7 +8,7 @@
 
 use crate::budget::Budget;
 use crate::budget::GenError;
-use crate::draws::{endgame_holds, DrawCode, DrawKind, Reset};
+use crate::draws::{endgame_holds, DrawCode, DrawKind, Reset, MAX_DRAW_RULES};
 use crate::ends::{EndCode, EndOutcome};
 use crate::material::Material;
 use crate::moves::{Move, MoveKind};
@@ -40,6 +40,11 @@ pub enum Reason {
         plies: Option<u16>,
         /// The move limit, when the game was stopped there.
         move_limit: Option<usize>,
+        /// The counted draw rule that turns a game-theoretic win into a draw: the tables'
+        /// value under the rules, with the game's counts, is a draw where best play without
+        /// the count would win (a "cursed win" for the winner, a "blessed loss" for the
+        /// loser).
+        drawn_by: Option<DrawCode>,
     },
     /// Adjudication, not a rule: the game was still running at the move limit, this ply, and
     /// the endgame tables did not decide it: a draw.
@@ -163,6 +168,9 @@ pub struct Judgement {
     pub claimable: Vec<Claimable>,
     /// Where each draw rule's count stands in the final position, in the variant's order.
     pub draw_counts: Vec<DrawCount>,
+    /// The counted draw rules' counts in the final position: what a value under the rules
+    /// ([`crate::tables::Tables::probe_rules`]) starts from.
+    pub clock: DrawClock,
 }
 
 /// Where a draw rule's count stands in a position of a game.
@@ -180,6 +188,189 @@ pub struct DrawCount {
     pub applies: bool,
 }
 
+/// A count that is not running (an endgame rule whose material does not hold).
+const OFF: u16 = u16::MAX;
+
+/// Where the counted draw rules of a game stand (every rule but repetition, which needs the
+/// positions seen): the plies since the last man move or capture, since the last capture or
+/// promotion, since the last capture or castle entry, the plies without capture or promotion
+/// while both sides have kings, and for each endgame rule the plies since its configuration
+/// arose. It is the state the judge ([`Tracker`]) and the endgame tables' values under the
+/// rules ([`crate::tables`]) count with; [`DrawClock::step`] is the one place that says
+/// what a move does to each count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DrawClock {
+    /// Plies since the last man move or capture.
+    since_man_or_capture: u16,
+    /// Plies since the last capture or promotion.
+    since_capture_or_promotion: u16,
+    /// Plies since the last capture or entry into the opponent's castle.
+    since_capture_or_castle_entry: u16,
+    /// Plies without capture or promotion while both sides have kings.
+    balance: u16,
+    /// Per draw rule (the variant's order): plies since its endgame configuration arose,
+    /// while it holds; [`OFF`] otherwise and for the other rules.
+    endgame: [u16; MAX_DRAW_RULES],
+}
+
+impl DrawClock {
+    /// The counts at the start of a game in `pos`, whose history is unknown: every count at
+    /// zero, each endgame rule's running if its configuration holds.
+    pub fn start(variant: &Variant, pos: &Position) -> DrawClock {
+        let mut endgame = [OFF; MAX_DRAW_RULES];
+        for (i, (d, cells)) in variant
+            .rules()
+            .draws
+            .iter()
+            .zip(variant.draw_cells())
+            .enumerate()
+            .take(MAX_DRAW_RULES)
+        {
+            if endgame_holds(cells, pos, &d.kind) {
+                endgame[i] = 0;
+            }
+        }
+        DrawClock {
+            since_man_or_capture: 0,
+            since_capture_or_promotion: 0,
+            since_capture_or_castle_entry: 0,
+            balance: 0,
+            endgame,
+        }
+    }
+
+    /// Starts the "plies since the last man move or capture" count at `plies` (the half-move
+    /// clock of a lidraughts FEN).
+    pub fn with_halfmoves(mut self, plies: u32) -> DrawClock {
+        self.since_man_or_capture = plies.min(u32::from(OFF - 1)) as u16;
+        self
+    }
+
+    /// Records that `m` was played from `before`, reaching `after`.
+    #[inline]
+    pub fn step(&mut self, variant: &Variant, before: &Position, m: &Move, after: &Position) {
+        let tick = |c: u16| c.saturating_add(1).min(OFF - 1);
+        // An opening removal counts as a capture: a piece leaves the board.
+        let takes = matches!(m.kind(), MoveKind::Capture | MoveKind::Removal);
+        let progress = takes || m.is_promotion();
+        self.since_man_or_capture = if m.piece() != Kind::King || takes {
+            0
+        } else {
+            tick(self.since_man_or_capture)
+        };
+        self.since_capture_or_promotion = if progress {
+            0
+        } else {
+            tick(self.since_capture_or_promotion)
+        };
+        let castle = variant.castle(before.side().opponent());
+        self.since_capture_or_castle_entry =
+            if takes || (castle.contains(m.to() as usize) && !castle.contains(m.from() as usize)) {
+                0
+            } else {
+                tick(self.since_capture_or_castle_entry)
+            };
+        self.balance = if !both_have_kings(after) || !both_have_kings(before) || progress {
+            0
+        } else {
+            tick(self.balance)
+        };
+        let rules = variant.rules().draws.iter();
+        for ((count, d), cells) in self.endgame.iter_mut().zip(rules).zip(variant.draw_cells()) {
+            *count = if endgame_holds(cells, after, &d.kind) {
+                if *count == OFF {
+                    0
+                } else {
+                    tick(*count)
+                }
+            } else {
+                OFF
+            };
+        }
+    }
+
+    /// The count of draw rule `i` of `variant` in `pos` (the position these counts stand
+    /// at), in plies; `None` for a repetition rule, and for a rule that does not apply in
+    /// `pos` (an endgame configuration that does not hold, a balance whose material does not).
+    #[inline]
+    pub fn count(&self, variant: &Variant, i: usize, pos: &Position) -> Option<u16> {
+        let d = variant.rules().draws.get(i)?;
+        match &d.kind {
+            DrawKind::Repetition { .. } => None,
+            DrawKind::NoProgress { reset, .. } => Some(match reset {
+                Reset::ManMoveOrCapture => self.since_man_or_capture,
+                Reset::CaptureOrPromotion => self.since_capture_or_promotion,
+                Reset::CaptureOrCastleEntry => self.since_capture_or_castle_entry,
+            }),
+            DrawKind::Balance { pieces, .. } => {
+                let total = pos.occupied().len();
+                (both_have_kings(pos) && (pieces.0 as u32..=pieces.1 as u32).contains(&total))
+                    .then_some(self.balance)
+            }
+            DrawKind::Endgame { .. } => {
+                let c = self.endgame.get(i).copied().unwrap_or(OFF);
+                (c != OFF).then_some(c)
+            }
+        }
+    }
+
+    /// Sets the count of draw rule `i` to `count` (a count the caller knows from the game's
+    /// history: a lidraughts FEN's half-move clock, a client's figures). A rule that does
+    /// not apply in `pos` keeps no count: `Err` with the reason.
+    pub fn set_count(
+        &mut self,
+        variant: &Variant,
+        i: usize,
+        pos: &Position,
+        count: u16,
+    ) -> Result<(), &'static str> {
+        let d = variant
+            .rules()
+            .draws
+            .get(i)
+            .ok_or("the variant has no such draw rule")?;
+        let count = count.min(OFF - 1);
+        match &d.kind {
+            DrawKind::Repetition { .. } => {
+                return Err("a repetition is counted from the positions of the game, not a count")
+            }
+            DrawKind::NoProgress { reset, .. } => match reset {
+                Reset::ManMoveOrCapture => self.since_man_or_capture = count,
+                Reset::CaptureOrPromotion => self.since_capture_or_promotion = count,
+                Reset::CaptureOrCastleEntry => self.since_capture_or_castle_entry = count,
+            },
+            DrawKind::Balance { .. } => {
+                if self.count(variant, i, pos).is_none() {
+                    return Err("the rule's material condition does not hold in the position");
+                }
+                self.balance = count;
+            }
+            DrawKind::Endgame { .. } => {
+                if self.count(variant, i, pos).is_none() {
+                    return Err("the rule's endgame configuration does not hold in the position");
+                }
+                self.endgame[i] = count;
+            }
+        }
+        Ok(())
+    }
+
+    /// The first counted rule of `variant` (in its order) whose count has reached its limit
+    /// in `pos`, automatic or claimable: its index.
+    #[inline]
+    pub fn reached(&self, variant: &Variant, pos: &Position) -> Option<usize> {
+        (0..variant.rules().draws.len()).find(|&i| self.reached_rule(variant, i, pos))
+    }
+
+    /// Whether counted rule `i` has reached its limit in `pos`.
+    #[inline]
+    pub fn reached_rule(&self, variant: &Variant, i: usize, pos: &Position) -> bool {
+        let d = &variant.rules().draws[i];
+        self.count(variant, i, pos)
+            .is_some_and(|c| c >= d.limit().0)
+    }
+}
+
 /// The counters the draw rules need, updated move by move.
 #[derive(Clone, Debug)]
 pub struct Tracker<'v> {
@@ -192,16 +383,8 @@ pub struct Tracker<'v> {
     /// this table took a third of the instructions; as it is, under a tenth.
     seen: foldhash::HashMap<Position, u8>,
     count: u8,
-    /// Plies since the last man move or capture.
-    since_man_or_capture: u32,
-    /// Plies since the last capture or promotion.
-    since_capture_or_promotion: u32,
-    /// Plies since the last capture or entry into the opponent's castle.
-    since_capture_or_castle_entry: u32,
-    /// Plies without capture or promotion while both sides have kings.
-    balance: u32,
-    /// Per draw rule: plies since its endgame configuration arose, while it holds.
-    endgame: Vec<Option<u32>>,
+    /// The counted rules' counts.
+    clock: DrawClock,
     claimable: Vec<Claimable>,
     ply: usize,
 }
@@ -211,22 +394,11 @@ impl<'v> Tracker<'v> {
     pub fn new(variant: &'v Variant, start: &Position) -> Self {
         let mut seen = foldhash::HashMap::default();
         seen.insert(*start, 1);
-        let endgame = variant
-            .rules()
-            .draws
-            .iter()
-            .zip(variant.draw_cells())
-            .map(|(d, cells)| endgame_holds(cells, start, &d.kind).then_some(0))
-            .collect();
         Tracker {
             variant,
             seen,
             count: 1,
-            since_man_or_capture: 0,
-            since_capture_or_promotion: 0,
-            since_capture_or_castle_entry: 0,
-            balance: 0,
-            endgame,
+            clock: DrawClock::start(variant, start),
             claimable: Vec::new(),
             ply: 0,
         }
@@ -235,7 +407,7 @@ impl<'v> Tracker<'v> {
     /// Starts the "plies since the last man move or capture" count at `plies` instead of 0
     /// (the half-move clock of a lidraughts FEN), for the draw rules that count those plies.
     pub fn with_halfmoves(mut self, plies: u32) -> Self {
-        self.since_man_or_capture = plies;
+        self.clock = self.clock.with_halfmoves(plies);
         self
     }
 
@@ -248,43 +420,12 @@ impl<'v> Tracker<'v> {
         let n = self.seen.entry(*after).or_insert(0);
         *n = n.saturating_add(1);
         self.count = *n;
-        // An opening removal counts as a capture: a piece leaves the board.
-        let takes = matches!(m.kind(), MoveKind::Capture | MoveKind::Removal);
-        let progress = takes || m.is_promotion();
-        if m.piece() != Kind::King || takes {
-            self.since_man_or_capture = 0;
-        } else {
-            self.since_man_or_capture += 1;
-        }
-        if progress {
-            self.since_capture_or_promotion = 0;
-        } else {
-            self.since_capture_or_promotion += 1;
-        }
-        let castle = self.variant.castle(before.side().opponent());
-        if takes || (castle.contains(m.to() as usize) && !castle.contains(m.from() as usize)) {
-            self.since_capture_or_castle_entry = 0;
-        } else {
-            self.since_capture_or_castle_entry += 1;
-        }
-        if !both_have_kings(after) || !both_have_kings(before) || progress {
-            self.balance = 0;
-        } else {
-            self.balance += 1;
-        }
-        let rules = self.variant.rules().draws.iter();
-        for ((count, d), cells) in self
-            .endgame
-            .iter_mut()
-            .zip(rules)
-            .zip(self.variant.draw_cells())
-        {
-            *count = if endgame_holds(cells, after, &d.kind) {
-                Some(count.map_or(0, |c| c + 1))
-            } else {
-                None
-            };
-        }
+        self.clock.step(self.variant, before, m, after);
+    }
+
+    /// The counted rules' counts in the position after the moves pushed.
+    pub fn clock(&self) -> &DrawClock {
+        &self.clock
     }
 
     /// The first automatic draw rule that holds now, recording claimable ones on the way.
@@ -292,23 +433,7 @@ impl<'v> Tracker<'v> {
         for (i, d) in self.variant.rules().draws.iter().enumerate() {
             let fired = match &d.kind {
                 DrawKind::Repetition { occurrences } => self.count >= *occurrences,
-                DrawKind::NoProgress { plies, reset } => {
-                    let c = match reset {
-                        Reset::ManMoveOrCapture => self.since_man_or_capture,
-                        Reset::CaptureOrPromotion => self.since_capture_or_promotion,
-                        Reset::CaptureOrCastleEntry => self.since_capture_or_castle_entry,
-                    };
-                    c >= *plies as u32
-                }
-                DrawKind::Balance { pieces, plies } => {
-                    let total = pos.occupied().len();
-                    both_have_kings(pos)
-                        && (pieces.0 as u32..=pieces.1 as u32).contains(&total)
-                        && self.balance >= *plies as u32
-                }
-                DrawKind::Endgame { plies, .. } => {
-                    self.endgame[i].is_some_and(|c| c >= *plies as u32)
-                }
+                _ => self.clock.reached_rule(self.variant, i, pos),
             };
             if !fired {
                 continue;
@@ -343,22 +468,8 @@ impl<'v> Tracker<'v> {
             .map(|(i, d)| {
                 let (count, applies) = match &d.kind {
                     DrawKind::Repetition { .. } => (self.count as u32, true),
-                    DrawKind::NoProgress { reset, .. } => (
-                        match reset {
-                            Reset::ManMoveOrCapture => self.since_man_or_capture,
-                            Reset::CaptureOrPromotion => self.since_capture_or_promotion,
-                            Reset::CaptureOrCastleEntry => self.since_capture_or_castle_entry,
-                        },
-                        true,
-                    ),
-                    DrawKind::Balance { pieces, .. } => {
-                        let total = pos.occupied().len();
-                        let applies = both_have_kings(pos)
-                            && (pieces.0 as u32..=pieces.1 as u32).contains(&total);
-                        (if applies { self.balance } else { 0 }, applies)
-                    }
-                    DrawKind::Endgame { .. } => match self.endgame[i] {
-                        Some(c) => (c, true),
+                    _ => match self.clock.count(self.variant, i, pos) {
+                        Some(c) => (u32::from(c), true),
                         None => (0, false),
                     },
                 };
@@ -441,6 +552,7 @@ pub fn judge<S: AsRef<str>>(
                     moves_after_end: 0,
                     claimable: tracker.claimable().to_vec(),
                     draw_counts: tracker.counts(&pos),
+                    clock: *tracker.clock(),
                 });
             }
         }
@@ -461,6 +573,7 @@ pub fn judge<S: AsRef<str>>(
         moves_after_end: moves.len() - plies,
         claimable: tracker.claimable().to_vec(),
         draw_counts: tracker.counts(&pos),
+        clock: *tracker.clock(),
     })
 }
 

@@ -190,6 +190,13 @@ impl Variant {
             "{}: square names are at most {MAX_NAME_BYTES} letters and digits",
             spec.id
         );
+        // The draw counts ([`crate::outcome::DrawClock`]) hold one count per rule.
+        assert!(
+            spec.rules.draws.len() <= crate::draws::MAX_DRAW_RULES,
+            "{}: at most {} draw rules",
+            spec.id,
+            crate::draws::MAX_DRAW_RULES
+        );
         let mut fen_runs: Vec<(u8, u8)> = Vec::new();
         for &c in &fen_order {
             match fen_runs.last_mut() {
