@@ -10,10 +10,11 @@ use crate::budget::Budget;
 use crate::budget::GenError;
 use crate::catalogue::{choose_variant, VariantChoice};
 use crate::notation::pdn::{PdnGame, PdnNoteKind};
+use crate::outcome::DrawClock;
 use crate::outcome::{Judgement, Reason, Verdict};
 use crate::position::{Color, Position};
 use crate::records::{read_record, RecordOptions, RecordWarning, WarningKind, MAX_LINES};
-use crate::tables::{supported, Material, Value};
+use crate::tables::{supported, Material, TableValue, Value};
 use crate::variant::{ResultStyle, Variant};
 
 /// Whose score a PDN result (`1-0`, `2-0`...) writes first.
@@ -94,8 +95,9 @@ impl Default for ReadOptions {
 ///
 /// The variant's rules come first, draw rules included: a game they end (by the moves, an
 /// end rule or an automatic draw rule, before the move limit) is never re-decided. The tables
-/// give game-theoretic values (best play, endless play a draw); the draw rules are the
-/// judge's, not the tables'.
+/// decide by the value under the variant's counting rules, from the counts of the game
+/// judged ([`crate::tables::Tables::probe_rules`]): a win that a count would turn into a draw
+/// before it comes is adjudicated a draw, and the reason names the rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Adjudication {
     /// A game the rules leave undecided whose final position is in the endgame tables is
@@ -107,13 +109,20 @@ pub struct Adjudication {
     pub max_plies: Option<usize>,
 }
 
-/// A probe of the endgame tables: the value of a position for its side to move, `Ok(None)`
-/// when it is not in the tables, `Err` (a reason) when they cannot be probed. It may build a
-/// table, so it can take long: [`adjudicate`] charges [`PROBE_UNITS`] first.
-pub type Probe<'a> = dyn FnMut(&'static Variant, &Position) -> Result<Option<Value>, String> + 'a;
+/// A probe of the endgame tables: what they say of a position of a game, its game-theoretic
+/// value and its value under the counting rules with the game's counts ([`TableValue`]);
+/// `Ok(None)` when it is not in the tables, `Err` (a reason) when they cannot be probed. It
+/// may build a table, so it can take long: [`adjudicate`] charges [`PROBE_UNITS`] first.
+pub type Probe<'a> = dyn FnMut(&'static Variant, &Position, &DrawClock, &Budget) -> Result<Option<TableValue>, String>
+    + 'a;
 
 /// The probe of a judge without tables: no position is in them.
-pub fn no_tables(_: &'static Variant, _: &Position) -> Result<Option<Value>, String> {
+pub fn no_tables(
+    _: &'static Variant,
+    _: &Position,
+    _: &DrawClock,
+    _: &Budget,
+) -> Result<Option<TableValue>, String> {
     Ok(None)
 }
 
@@ -127,8 +136,9 @@ pub const PROBE_UNITS: u64 = 100_000;
 /// undecided game is decided, at its last ply:
 ///
 /// - by the tables, when `adjudication.tables` is set and the final position is in them: the
-///   side to move wins, loses or draws as its value says ([`Reason::EndgameTables`], with the
-///   material and the plies to the end under best play);
+///   side to move wins, loses or draws as its value under the counting rules says, from the
+///   game's counts ([`Reason::EndgameTables`], with the material, the plies to the end under
+///   best play and the rule that draws a game-theoretic win);
 /// - else, when it reached the move limit, as a draw ([`Reason::MoveLimit`]).
 ///
 /// Returns warnings: the variant has no tables (`tables-unsupported`), or the probe failed
@@ -160,18 +170,25 @@ pub fn adjudicate(
             )),
             Ok(()) => {
                 budget.charge(PROBE_UNITS)?;
-                match probe(variant, &j.final_position) {
-                    Ok(Some(value)) => {
+                match probe(variant, &j.final_position, &j.clock, budget) {
+                    Ok(Some(found)) => {
                         let side = j.final_position.side();
-                        j.verdict = match value {
+                        // The value under the counting rules decides: a win the counts
+                        // draw is a draw.
+                        j.verdict = match found.rules.value {
                             Value::Win(_) => Verdict::win_for(side),
                             Value::Loss(_) => Verdict::win_for(side.opponent()),
                             Value::Draw => Verdict::Draw,
                         };
+                        let plies = match found.rules.value {
+                            Value::Draw => None,
+                            _ => found.value.plies(),
+                        };
                         j.reason = Some(Reason::EndgameTables {
                             material: Material::of(&j.final_position),
-                            plies: value.plies(),
+                            plies,
                             move_limit: at_limit,
+                            drawn_by: found.drawn_by,
                         });
                         j.decided_at_ply = Some(ply);
                         return Ok(warnings);
@@ -345,6 +362,7 @@ fn reason_words(variant: &Variant, j: &Judgement) -> String {
             material,
             plies,
             move_limit,
+            drawn_by,
         }) => {
             let at = j.decided_at_ply.unwrap_or(0);
             let stopped = move_limit
@@ -359,10 +377,18 @@ fn reason_words(variant: &Variant, j: &Judgement) -> String {
                 (Verdict::Draw, _) | (_, None) => "a draw".to_string(),
                 (v, Some(n)) => format!("{} in {}", verdict_words(v), plies_words(n)),
             };
-            format!(
-                "the endgame tables give the position after ply {at}{stopped} ({material}) as \
-                 {value} under best play"
-            )
+            match drawn_by {
+                Some(code) => format!(
+                    "the endgame tables give the position after ply {at}{stopped} ({material}) \
+                     as a win under best play, but the {} rule draws it before the win comes, \
+                     with the game's counts: a draw",
+                    code.code()
+                ),
+                None => format!(
+                    "the endgame tables give the position after ply {at}{stopped} ({material}) \
+                     as {value} under best play, with the game's counts"
+                ),
+            }
         }
         Some(Reason::MoveLimit { limit }) => format!(
             "the game was still running at the move limit of {}, adjudicated a draw",

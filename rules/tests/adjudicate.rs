@@ -11,14 +11,28 @@ use arbiter_rules::adjudication::{
     adjudicate, check_declared, judge_pdn_game, no_tables, Adjudication, ReadOptions, PROBE_UNITS,
 };
 use arbiter_rules::notation::pdn::parse_pdn;
-use arbiter_rules::tables::{Material, Value};
+use arbiter_rules::tables::{Material, RuleValue, TableValue, Value};
 use arbiter_rules::{
-    read_record, variant, Budget, Judgement, Position, Reason, RecordOptions, RecordWarning,
-    Variant, Verdict, WarningKind,
+    read_record, variant, Budget, DrawClock, Judgement, Position, Reason, RecordOptions,
+    RecordWarning, Variant, Verdict, WarningKind,
 };
 
 /// An English game that ends undecided in two white kings against one black king (KKvK),
 /// White to move in the start position, Black to move after it.
+/// A probe's answer where the value under the counting rules is the game-theoretic one.
+fn same(answer: Result<Option<Value>, String>) -> Result<Option<TableValue>, String> {
+    answer.map(|v| {
+        v.map(|value| TableValue {
+            value,
+            rules: RuleValue {
+                value,
+                searched: false,
+            },
+            drawn_by: None,
+        })
+    })
+}
+
 const KKVK: &str = "W:WK18,K22:BK3";
 const KKVK_MOVES: [&str; 5] = ["22-17", "3-7", "17-13", "7-3", "18-15"];
 
@@ -43,10 +57,10 @@ fn judged(
     let record = read_record(v, v.parse_fen(fen).unwrap(), moves, options, &budget).unwrap();
     let mut j = record.judgement;
     let probed = RefCell::new(Vec::new());
-    let mut probe = |pv: &'static Variant, p: &Position| {
+    let mut probe = |pv: &'static Variant, p: &Position, _: &DrawClock, _: &Budget| {
         assert_eq!(pv.id(), v.id());
         probed.borrow_mut().push(*p);
-        answer.clone()
+        same(answer.clone())
     };
     let warnings = adjudicate(v, &mut j, adj, &mut probe, &budget).unwrap();
     (j, warnings, probed.into_inner())
@@ -98,6 +112,7 @@ fn tables_decide_an_undecided_game_for_the_side_to_move() {
         material,
         plies,
         move_limit,
+        ..
     }) = j.reason
     else {
         panic!("{:?}", j.reason)
@@ -155,6 +170,7 @@ fn the_move_limit_stops_the_game_and_the_tables_decide_there() {
             material: Material::of(&j.final_position),
             plies: Some(6),
             move_limit: Some(3),
+            drawn_by: None,
         })
     );
     assert!(w.is_empty());
@@ -297,9 +313,12 @@ fn a_probe_is_charged_to_the_budget() {
     .unwrap();
     let mut j = record.judgement;
     let small = Budget::new(PROBE_UNITS - 1);
-    let mut probe = |_: &'static Variant, _: &Position| -> Result<Option<Value>, String> {
-        panic!("probed beyond the budget")
-    };
+    let mut probe =
+        |_: &'static Variant,
+         _: &Position,
+         _: &DrawClock,
+         _: &Budget|
+         -> Result<Option<TableValue>, String> { panic!("probed beyond the budget") };
     assert!(adjudicate(v, &mut j, TABLES, &mut probe, &small).is_err());
     let enough = Budget::new(PROBE_UNITS);
     assert!(adjudicate(v, &mut j, TABLES, &mut no_tables, &enough).is_ok());
@@ -324,7 +343,7 @@ fn judge_pdn(
         adjudication: adj,
         ..ReadOptions::default()
     };
-    let mut probe = |_: &'static Variant, _: &Position| Ok(answer);
+    let mut probe = |_: &'static Variant, _: &Position, _: &DrawClock, _: &Budget| same(Ok(answer));
     judge_pdn_game(
         &games[0],
         None,
@@ -436,7 +455,9 @@ fn real_tables_decide_two_kings_against_one() {
             tables: true,
             max_plies: options.max_plies,
         };
-        let mut probe = |_: &'static Variant, p: &Position| Ok(tables.probe(p));
+        let mut probe = |_: &'static Variant, p: &Position, c: &DrawClock, b: &Budget| {
+            tables.probe_game(p, c, b).map_err(|e| e.to_string())
+        };
         let w = adjudicate(v, &mut j, adj, &mut probe, &budget).unwrap();
         assert!(w.is_empty());
         let value = tables.probe(&j.final_position).unwrap();
@@ -454,6 +475,7 @@ fn real_tables_decide_two_kings_against_one() {
                 material: kkvk,
                 plies: value.plies(),
                 move_limit: options.max_plies,
+                drawn_by: None,
             })
         );
     }

@@ -1,33 +1,44 @@
-//! The table file format: a header naming what the table is, then the bit-packed values.
+//! The table file format: a header naming what the table is, then its values, bit-packed in
+//! little-endian 64-bit words that start on a multiple of 8 bytes (so that a reader may use
+//! them in place).
 //!
 //! All numbers are little-endian.
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `ARBTB\r\n\x1a` |
-//! | 2 | format version (1) |
+//! | 2 | format version (2) |
 //! | 1 + n | variant id: length, then the bytes |
 //! | 1 + n | material name ([`Material::name`]): length, then the bytes |
 //! | 8 | rules fingerprint ([`fingerprint`]) |
 //! | 8 | number of indices |
-//! | 1 | bits per value |
-//! | 4 | CRC-32 of the values |
-//! | 8 | length of the values in bytes |
-//! | n | the values: index `i`'s code in bits `i * b .. (i + 1) * b` |
+//! | 1 | bits per game-theoretic value |
+//! | 4 | CRC-32 of the game-theoretic values' words |
+//! | 8 | number of those words |
+//! | 8 | digits of the values under the counting rules (0: the file has none) |
+//! | 1 | bits per value under the counting rules |
+//! | 4 | CRC-32 of their words |
+//! | 8 | number of those words |
+//! | 0-7 | zeros, up to a multiple of 8 bytes from the start |
+//! | 8 × w | the game-theoretic values: index `i`'s code in bits `i * b .. (i + 1) * b` |
+//! | 8 × w | the values under the counting rules: index `i` with digit `d` at `i * digits + d` |
 //!
-//! A value's code is 0 for an index that is no position, 1 for a draw, `2 + 2n` for a win in
-//! `n` plies and `3 + 2n` for a loss in `n` plies, for the side to move.
+//! A game-theoretic code is 0 for an index that is no position, 1 for a draw, `2 + 2n` for a
+//! win in `n` plies and `3 + 2n` for a loss in `n` plies, for the side to move. A code under
+//! the counting rules is the same with `n` the budget the result needs
+//! ([`super::counted`]).
 
 use std::fmt;
 
 use crate::material::Material;
 use crate::variant::Variant;
 
+use super::clocks::Model;
 use super::index::Indexer;
-use super::table::{fingerprint, get, Table};
+use super::table::{fingerprint, get, Packed, RuleCodes, Table};
 
 const MAGIC: &[u8; 8] = b"ARBTB\r\n\x1a";
-const VERSION: u16 = 1;
+const VERSION: u16 = 2;
 
 /// Why a table file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,11 +96,28 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The bytes of packed words.
+fn words_bytes(words: &[u64]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Packed words from bytes (a multiple of 8 long).
+fn bytes_words(bytes: &[u8]) -> Vec<u64> {
+    bytes
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
+        .collect()
+}
+
 impl Table {
     /// The table in the file format.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let body = self.body();
-        let mut out = Vec::with_capacity(64 + body.len());
+        let values = words_bytes(&self.words);
+        let rules = self
+            .rules
+            .as_ref()
+            .map(|r| (r.digits, r.packed.bits, words_bytes(&r.packed.words)));
+        let mut out = Vec::with_capacity(96 + values.len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         for name in [self.variant.id().to_string(), self.material.name()] {
@@ -99,18 +127,19 @@ impl Table {
         out.extend_from_slice(&fingerprint(self.variant).to_le_bytes());
         out.extend_from_slice(&self.size().to_le_bytes());
         out.push(self.bits as u8);
+        out.extend_from_slice(&crc32fast::hash(&values).to_le_bytes());
+        out.extend_from_slice(&(self.words.len() as u64).to_le_bytes());
+        let (digits, bits, body) = rules.unwrap_or((0, 0, Vec::new()));
+        out.extend_from_slice(&digits.to_le_bytes());
+        out.push(bits as u8);
         out.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
-        out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        out.extend_from_slice(&((body.len() / 8) as u64).to_le_bytes());
+        while out.len() % 8 != 0 {
+            out.push(0);
+        }
+        out.extend_from_slice(&values);
         out.extend_from_slice(&body);
         out
-    }
-
-    /// The packed values, as bytes: exactly the bits the indices take.
-    fn body(&self) -> Vec<u8> {
-        let len = (self.size() * u64::from(self.bits)).div_ceil(8) as usize;
-        let mut b: Vec<u8> = self.words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        b.truncate(len);
-        b
     }
 
     /// Reads a table of `variant` written by [`Table::to_bytes`], refusing a file of another
@@ -152,22 +181,49 @@ impl Table {
             return err(format!("{bits} bits per value"));
         }
         let crc = r.u32()?;
-        let len = r.u64()?;
-        if len != (size * u64::from(bits)).div_ceil(8) || len != r.0.len() as u64 {
+        let words = r.u64()?;
+        let rule_digits = r.u64()?;
+        let rule_bits = u32::from(r.u8()?);
+        let rule_crc = r.u32()?;
+        let rule_words = r.u64()?;
+        let at = bytes.len() - r.0.len();
+        r.take(at.next_multiple_of(8) - at)?;
+        if words != (size * u64::from(bits)).div_ceil(64) {
             return err("the values' length does not match the header");
         }
-        let body = r.take(len as usize)?;
+        let rules_expected = if rule_digits == 0 {
+            0
+        } else {
+            if !(1..=16).contains(&rule_bits) || rule_digits > 1 << 16 {
+                return err("bad header of the values under the counting rules");
+            }
+            (size * rule_digits * u64::from(rule_bits)).div_ceil(64)
+        };
+        if rule_words != rules_expected || (words + rule_words) * 8 != r.0.len() as u64 {
+            return err("the values' length does not match the header");
+        }
+        let body = r.take(words as usize * 8)?;
         if crc32fast::hash(body) != crc {
             return err("checksum mismatch: the file is damaged");
         }
-        let mut words = vec![0u64; (size * u64::from(bits)).div_ceil(64) as usize];
-        for (w, chunk) in words.iter_mut().zip(body.chunks(8)) {
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            *w = u64::from_le_bytes(b);
+        let rule_body = r.take(rule_words as usize * 8)?;
+        if crc32fast::hash(rule_body) != rule_crc {
+            return err("checksum mismatch: the file is damaged");
         }
+        let words = bytes_words(body);
         let codes: Vec<u16> = (0..size).map(|i| get(&words, bits, i) as u16).collect();
-        Ok(Table::from_codes(variant, material, indexer, &codes))
+        let mut t = Table::from_codes(variant, material, indexer, &codes);
+        if rule_digits > 0 {
+            t.rules = Some(RuleCodes {
+                digits: rule_digits,
+                packed: Packed {
+                    bits: rule_bits,
+                    words: bytes_words(rule_body),
+                },
+            });
+            t.model = Some(Model::of(variant, &material));
+        }
+        Ok(t)
     }
 }
 

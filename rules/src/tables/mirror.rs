@@ -10,9 +10,10 @@ use crate::position::{Color, Kind, KingRun, Position, KINDS};
 use crate::variant::Variant;
 
 use super::index::Indexer;
-use super::table::Table;
+use super::table::{Packed, RuleCodes, Table};
 
 /// A cell map that exchanges the two sides' roles.
+#[derive(Clone)]
 pub(crate) struct Mirror {
     cell: Vec<u8>,
 }
@@ -158,6 +159,65 @@ impl Mirror {
 }
 
 impl Mirror {
+    /// The position `pos` mirrored: cells mapped, colours and side to move exchanged, king
+    /// runs carried along.
+    fn position(&self, pos: &Position) -> Position {
+        let mut sets = [[Bits::EMPTY; KINDS]; 2];
+        for c in Color::BOTH {
+            for k in Kind::ALL {
+                sets[1 - c as usize][k as usize] = self.cells(pos.pieces(c, k));
+            }
+        }
+        let mut q = Position::of_pieces(pos.side().opponent(), sets);
+        for c in Color::BOTH {
+            let r = pos.king_run(c);
+            if r.count > 0 {
+                q.king_run[1 - c as usize] = KingRun {
+                    cell: self.cell[r.cell as usize],
+                    count: r.count,
+                };
+            }
+        }
+        q
+    }
+
+    /// Whether the variant's draw rules are carried too: the squares an endgame rule names
+    /// (FMJD-64's main road, the Portuguese rio) map onto themselves, so that the values
+    /// under the counting rules of a material follow from its mirror's as well.
+    pub(crate) fn carries_draws(&self, variant: &Variant) -> bool {
+        variant
+            .draw_cells()
+            .iter()
+            .all(|[a, b]| self.cells(*a) == *a && self.cells(*b) == *b)
+    }
+
+    /// The values under the counting rules of the material numbered by `indexer`, read off
+    /// those of its mirror `of` (position by position; the digit of a conditional count is
+    /// the same in both).
+    pub(crate) fn rules(
+        &self,
+        variant: &Variant,
+        indexer: &Indexer,
+        of: &Table,
+    ) -> Option<RuleCodes> {
+        let theirs = of.rules.as_ref()?;
+        let digits = theirs.digits;
+        let mut codes = vec![0u16; (indexer.size() * digits) as usize];
+        for i in 0..indexer.size() {
+            let Some(pos) = indexer.position(variant, i) else {
+                continue;
+            };
+            let j = of.indexer.index(&self.position(&pos))?;
+            for d in 0..digits {
+                codes[(i * digits + d) as usize] = theirs.packed.get(j * digits + d) as u16;
+            }
+        }
+        Some(RuleCodes {
+            digits,
+            packed: Packed::of(&codes),
+        })
+    }
+
     /// [`Mirror::table`] for positions with king runs: each index's position is mirrored
     /// (cells, colours, runs) and looked up in `of`. Slower than the sums of ranks, and only
     /// the materials with runs need it.
@@ -173,23 +233,9 @@ impl Mirror {
                 let Some(pos) = indexer.position(variant, i) else {
                     return 0;
                 };
-                let mut sets = [[Bits::EMPTY; KINDS]; 2];
-                for c in Color::BOTH {
-                    for k in Kind::ALL {
-                        sets[1 - c as usize][k as usize] = self.cells(pos.pieces(c, k));
-                    }
-                }
-                let mut q = Position::of_pieces(pos.side().opponent(), sets);
-                for c in Color::BOTH {
-                    let r = pos.king_run(c);
-                    if r.count > 0 {
-                        q.king_run[1 - c as usize] = KingRun {
-                            cell: self.cell[r.cell as usize],
-                            count: r.count,
-                        };
-                    }
-                }
-                of.indexer.index(&q).map_or(0, |j| of.code(j) as u16)
+                of.indexer
+                    .index(&self.position(&pos))
+                    .map_or(0, |j| of.code(j) as u16)
             })
             .collect();
         Table::from_codes(variant, material, indexer, &codes)

@@ -10,7 +10,8 @@ use crate::variant::Variant;
 use super::mirror::Mirror;
 use super::table::{decided_value, supported, Table, Unsupported, Value};
 
-/// The tables of one variant, by material.
+/// The tables of one variant, by material (a clone shares the tables).
+#[derive(Clone)]
 pub struct Tables {
     pub(super) variant: &'static Variant,
     pub(super) map: HashMap<Material, Arc<Table>>,

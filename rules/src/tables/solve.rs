@@ -351,7 +351,7 @@ fn examine(
 
 /// Non-capturing moves taken back: for a position and the side that has just moved, the
 /// positions it moved from, read from the ruleset's directions and ranges.
-struct Backward {
+pub(crate) struct Backward {
     variant: &'static Variant,
     /// `into[c][d]`: the cell whose neighbour in direction `d` is `c` (`NONE`: none).
     into: Vec<[u8; DIRS]>,
@@ -361,7 +361,10 @@ struct Backward {
 }
 
 impl Backward {
-    fn new(variant: &'static Variant, material: &Material) -> Result<Backward, SolveError> {
+    pub(crate) fn new(
+        variant: &'static Variant,
+        material: &Material,
+    ) -> Result<Backward, SolveError> {
         let board = variant.board();
         let mut into = vec![[NONE; DIRS]; board.id_bound()];
         for c in board.cells().iter() {
@@ -401,7 +404,7 @@ impl Backward {
     /// from the same king's run of `n - 1` on the square it left; a run of 1 from no run or a
     /// run of another king; no run, from any run of the mover. The other side's run is as it
     /// was.
-    fn predecessors(&self, ix: &Indexer, i: u64, out: &mut Vec<u64>) {
+    pub(crate) fn predecessors(&self, ix: &Indexer, i: u64, out: &mut Vec<u64>) {
         out.clear();
         let Some((side, sets)) = ix.pieces(i) else {
             return;

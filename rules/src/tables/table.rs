@@ -11,6 +11,7 @@ use crate::position::{Color, Position};
 use crate::rules::Goal;
 use crate::variant::Variant;
 
+use super::clocks::Model;
 use super::index::Indexer;
 
 /// The value of a position for the side to move, with the number of plies to the end of the
@@ -163,6 +164,54 @@ pub struct TableStats {
     pub longest: u16,
 }
 
+/// How many positions of a table the counting rules change, with the counts a game has at
+/// the start of the material (every count fresh).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuleStats {
+    /// Game-theoretic wins that a count draws.
+    pub cursed_wins: u64,
+    /// Game-theoretic losses that a count saves.
+    pub blessed_losses: u64,
+}
+
+/// Bit-packed codes: each takes the bits the largest needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Packed {
+    pub(crate) bits: u32,
+    pub(crate) words: Vec<u64>,
+}
+
+impl Packed {
+    pub(crate) fn of(codes: &[u16]) -> Packed {
+        let max = codes.iter().copied().max().unwrap_or(0);
+        let bits = (16 - max.leading_zeros()).max(1);
+        let mut words = vec![0u64; (codes.len() * bits as usize).div_ceil(64)];
+        for (i, &c) in codes.iter().enumerate() {
+            put(&mut words, bits, i as u64, u32::from(c));
+        }
+        Packed { bits, words }
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, i: u64) -> u32 {
+        get(&self.words, self.bits, i)
+    }
+
+    pub(crate) fn bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+}
+
+/// The values under the counting rules of one material ([`super::counted`]): a code per
+/// position and digit of its conditional count, with the budget each result needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RuleCodes {
+    /// Values of the conditional count's digit (1 without one); index `i`, digit `d` is code
+    /// `i * digits + d`.
+    pub(crate) digits: u64,
+    pub(crate) packed: Packed,
+}
+
 /// Solved values of one material of one variant, bit-packed: each value takes the bits its
 /// largest code needs.
 pub struct Table {
@@ -172,6 +221,10 @@ pub struct Table {
     pub(super) bits: u32,
     pub(super) words: Vec<u64>,
     stats: TableStats,
+    /// The values under the counting rules, for a variant that has counted draw rules.
+    pub(crate) rules: Option<RuleCodes>,
+    /// What those values depend on.
+    pub(crate) model: Option<Model>,
 }
 
 impl Table {
@@ -205,6 +258,8 @@ impl Table {
             bits,
             words,
             stats,
+            rules: None,
+            model: None,
         }
     }
 
@@ -235,6 +290,44 @@ impl Table {
         self.stats
     }
 
+    /// How many of its positions the counting rules change, at the start of the material
+    /// (every count fresh); `None` for a variant without counted rules.
+    pub fn rule_stats(&self) -> Option<RuleStats> {
+        let (rules, model) = (self.rules.as_ref()?, self.model.as_ref()?);
+        let budget = model.horizon();
+        let cond = model.digit.map(|(i, l)| {
+            (
+                &self.variant.draw_cells()[i],
+                &self.variant.rules().draws[i].kind,
+                u64::from(l),
+            )
+        });
+        let mut out = RuleStats::default();
+        for i in 0..self.indexer.size() {
+            let Some(gt) = Value::of_code(self.code(i)) else {
+                continue;
+            };
+            if gt == Value::Draw {
+                continue;
+            }
+            let digit = match cond {
+                Some((cells, kind, l)) => match self.indexer.position(self.variant, i) {
+                    Some(p) if crate::draws::endgame_holds(cells, &p, kind) => l,
+                    _ => 0,
+                },
+                None => 0,
+            };
+            let code = rules.packed.get(i * rules.digits + digit);
+            if super::counted::at_budget(code, budget) == Some(Value::Draw) {
+                match gt {
+                    Value::Win(_) => out.cursed_wins += 1,
+                    _ => out.blessed_losses += 1,
+                }
+            }
+        }
+        Some(out)
+    }
+
     /// Number of indices (positions, non-positions, both sides to move).
     pub fn size(&self) -> u64 {
         self.indexer.size()
@@ -245,9 +338,9 @@ impl Table {
         self.bits
     }
 
-    /// Bytes of memory the values take.
+    /// Bytes of memory the values take (those under the counting rules included).
     pub fn bytes(&self) -> usize {
-        self.words.len() * 8
+        self.words.len() * 8 + self.rules.as_ref().map_or(0, |r| r.packed.bytes())
     }
 
     /// The file name the table is stored under: `<variant>-<material>.arbtb`.
