@@ -574,6 +574,10 @@ fn table_summary(
         "file_bytes": file_bytes,
         "memory_bytes": table.bytes(),
     });
+    if let Some(r) = table.rule_stats() {
+        line["cursed_wins"] = serde_json::json!(r.cursed_wins);
+        line["blessed_losses"] = serde_json::json!(r.blessed_losses);
+    }
     if let Some(seconds) = seconds {
         line["seconds"] = serde_json::json!(seconds);
     }
@@ -586,6 +590,11 @@ fn summary_line(name: &str, s: &serde_json::Value) -> String {
         "{name}: {} positions, {} wins, {} draws, {} losses, longest win {} plies, {} bytes",
         s["positions"], s["wins"], s["draws"], s["losses"], s["longest_win_plies"], s["file_bytes"]
     );
+    if let (Some(c), Some(b)) = (s["cursed_wins"].as_u64(), s["blessed_losses"].as_u64()) {
+        line.push_str(&format!(
+            ", under the counting rules {c} wins and {b} losses drawn"
+        ));
+    }
     if let Some(seconds) = s["seconds"].as_f64() {
         line.push_str(&format!(", {seconds:.2} s"));
     }

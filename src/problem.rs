@@ -534,6 +534,7 @@ impl ApiError {
                 Some(err.to_string()),
                 available,
             ),
+            TablesError::Work(e) => ApiError::engine(e),
         }
     }
 

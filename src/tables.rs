@@ -26,7 +26,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use arbiter_rules::tables::{self, Material, Table, Tables, Value};
+use arbiter_rules::tables::{self, Material, RulesError, Table, TableValue, Tables, Value};
+use arbiter_rules::{Budget, DrawClock, GenError};
 use arbiter_rules::{Position, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -70,6 +71,9 @@ pub enum TablesError {
     },
     /// The table could not be computed (too large); it will not be tried again.
     Failed { material: Material, reason: String },
+    /// The value under the counting rules needed more engine work than the request may do:
+    /// the search of counts the tables do not hold.
+    Work(GenError),
 }
 
 impl std::fmt::Display for TablesError {
@@ -89,6 +93,7 @@ impl std::fmt::Display for TablesError {
             TablesError::Failed { material, reason } => {
                 write!(f, "the {material} table cannot be computed: {reason}")
             }
+            TablesError::Work(e) => write!(f, "{e}"),
         }
     }
 }
@@ -311,6 +316,39 @@ impl TableStore {
         }
     }
 
+    /// What the tables say of `pos` in a game whose counted draw rules stand at `clock`: its
+    /// game-theoretic value and its value under the counting rules ([`TableValue`]),
+    /// charged to `budget`. Builds and waits as [`TableStore::probe`] does; the value under
+    /// the rules is read (or, for counts the tables do not hold, searched) on a snapshot of
+    /// the variant's tables, outside the store's lock.
+    pub fn probe_game(
+        &self,
+        variant: &'static Variant,
+        pos: &Position,
+        clock: &DrawClock,
+        budget: &Budget,
+    ) -> Result<Option<TableValue>, TablesError> {
+        if self.probe(variant, pos)?.is_none() {
+            return Ok(None);
+        }
+        let Some(tables) = self.snapshot(variant) else {
+            return Ok(None);
+        };
+        under_rules(&tables, pos, clock, budget)
+    }
+
+    /// The tables of `variant` in memory now (the tables are shared, not copied), marking
+    /// them used: for reading values outside the store's lock.
+    pub fn snapshot(&self, variant: &'static Variant) -> Option<Tables> {
+        tables::supported(variant).ok()?;
+        let mut state = self.lock();
+        state.clock += 1;
+        let clock = state.clock;
+        let cached = cached(&self.inner, &mut state, variant)?;
+        cached.last_used = clock;
+        Some(cached.tables.clone())
+    }
+
     /// The value of `pos` if its table is in memory now (never builds, never waits): for the
     /// positions after the moves of a position [`TableStore::probe`] answered.
     pub fn lookup(&self, variant: &'static Variant, pos: &Position) -> Option<Value> {
@@ -371,6 +409,25 @@ impl TableStore {
                 .insert((id, material), "the build could not be started".into());
         }
     }
+}
+
+/// [`Tables::probe_game`] with its errors as the store's.
+pub fn under_rules(
+    tables: &Tables,
+    pos: &Position,
+    clock: &DrawClock,
+    budget: &Budget,
+) -> Result<Option<TableValue>, TablesError> {
+    tables.probe_game(pos, clock, budget).map_err(|e| match e {
+        RulesError::Missing(material) => TablesError::Failed {
+            material,
+            reason: "a table the value under the counting rules needs is not in memory".into(),
+        },
+        RulesError::Gen(e) => TablesError::Work(e),
+        RulesError::TooLarge => TablesError::Work(GenError::Budget {
+            limit: budget.limit(),
+        }),
+    })
 }
 
 /// The cache entry of `variant`, made from its prebuilt tables if it has none.

@@ -57,6 +57,7 @@ routes! {
     "/v1/variants/{variant}/diagram" => [GET diagram::get_diagram],
     "/v1/variants/{variant}/perft" => [GET perft::get_perft],
     "/v1/variants/{variant}/endgame" => [GET endgame::get_endgame],
+    "/v1/variants/{variant}/endgame/tables" => [GET endgame::get_endgame_tables],
     "/v1/variants/{variant}/play" => [POST play::play],
     "/v1/variants/{variant}/judge" => [POST judge::judge],
     "/v1/judge/pdn" => [POST pdn::judge_pdn],

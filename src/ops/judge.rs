@@ -211,19 +211,30 @@ pub struct ReasonDto {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = json!(null))]
     pub move_limit: Option<usize>,
+    /// `ENDGAME_TABLES`: the counted draw rule (`FRISIAN_2V1_7`, `KINGS_25`...) that turns
+    /// the tables' game-theoretic win into a draw, with the game's counts; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!(null))]
+    pub drawn_by: Option<String>,
 }
 
 impl ReasonDto {
     /// The reason of a judgement of `v`.
     pub fn of(v: &Variant, j: &Judgement, reason: Reason) -> ReasonDto {
-        let (material, plies, move_limit) = match reason {
+        let (material, plies, move_limit, drawn_by) = match reason {
             Reason::EndgameTables {
                 material,
                 plies,
                 move_limit,
-            } => (Some(material.name()), plies, move_limit),
-            Reason::MoveLimit { limit } => (None, None, Some(limit)),
-            _ => (None, None, None),
+                drawn_by,
+            } => (
+                Some(material.name()),
+                plies,
+                move_limit,
+                drawn_by.map(|c| c.code().to_string()),
+            ),
+            Reason::MoveLimit { limit } => (None, None, Some(limit), None),
+            _ => (None, None, None, None),
         };
         ReasonDto {
             code: reason.code().to_string(),
@@ -231,6 +242,7 @@ impl ReasonDto {
             material,
             plies,
             move_limit,
+            drawn_by,
         }
     }
 }
@@ -442,6 +454,7 @@ pub(crate) fn describe_reason(v: &Variant, j: &Judgement, reason: Reason) -> Str
             material,
             plies,
             move_limit,
+            drawn_by,
         } => {
             let side = j.final_position.side();
             let value = match (j.verdict, plies) {
@@ -459,12 +472,22 @@ pub(crate) fn describe_reason(v: &Variant, j: &Judgement, reason: Reason) -> Str
             let stopped = move_limit
                 .map(|n| format!("the game stopped at the move limit of {}; ", plies_words(n)))
                 .unwrap_or_default();
-            format!(
-                "adjudicated: {stopped}the endgame tables give the final position ({material}, \
-                 {} to move) as {value} under best play (the draw rules are the judge's, not \
-                 the tables')",
-                side.name()
-            )
+            match drawn_by {
+                Some(code) => format!(
+                    "adjudicated: {stopped}the endgame tables give the final position \
+                     ({material}, {} to move) as a win under best play, but with the game's \
+                     counts the {} rule draws it before the win comes ({}): a draw",
+                    side.name(),
+                    code.code(),
+                    draw_rule_text(v, code)
+                ),
+                None => format!(
+                    "adjudicated: {stopped}the endgame tables give the final position \
+                     ({material}, {} to move) as {value} under best play with the game's \
+                     counts",
+                    side.name()
+                ),
+            }
         }
         Reason::MoveLimit { limit } => format!(
             "adjudicated: the game was still running at the move limit of {} and the \

@@ -15,8 +15,8 @@ use arbiter_rules::adjudication::{adjudicate, Adjudication};
 use arbiter_rules::notation::violation::Violation;
 use arbiter_rules::tables::Value;
 use arbiter_rules::{
-    Bits, Budget, Claimable, Color, DescribedMove, IllegalMove, Judgement, Kind, MoveError,
-    MoveKind, Position, Reason, Status, Tracker, Variant, Verdict,
+    Bits, Budget, Claimable, Color, DescribedMove, DrawClock, IllegalMove, Judgement, Kind,
+    MoveError, MoveKind, Position, Reason, Status, Tracker, Variant, Verdict,
 };
 use serde::Serialize;
 
@@ -214,6 +214,7 @@ impl Game {
             moves_after_end: 0,
             claimable: self.claimable().to_vec(),
             draw_counts: self.tracker.counts(&self.pos),
+            clock: *self.tracker.clock(),
         }
     }
 
@@ -262,13 +263,17 @@ impl Game {
             moves_after_end: 0,
             claimable: Vec::new(),
             draw_counts: Vec::new(),
+            clock: *self.tracker.clock(),
         };
         let adjudication = Adjudication {
             tables: adjudicating.tables,
             max_plies: adjudicating.max_plies,
         };
-        let mut probe =
-            |v: &'static Variant, pos: &Position| tables.probe(v, pos).map_err(|e| e.to_string());
+        let mut probe = |v: &'static Variant, pos: &Position, clock: &DrawClock, b: &Budget| {
+            tables
+                .probe_game(v, pos, clock, b)
+                .map_err(|e| e.to_string())
+        };
         let outcome = adjudicate(self.variant, &mut j, adjudication, &mut probe, &self.budget);
         self.moves = std::mem::take(&mut j.moves);
         outcome.map_err(|e| e.to_string())?;
@@ -454,21 +459,28 @@ impl Game {
                 return end;
             }
         }
-        let value = tables.and_then(|t| {
+        // The value under the counting rules, from the game's counts.
+        let found = tables.and_then(|t| {
             arbiter_rules::tables::supported(self.variant).ok()?;
-            t.probe(self.variant, &self.pos).ok().flatten()
+            t.probe_game(self.variant, &self.pos, self.tracker.clock(), &self.budget)
+                .ok()
+                .flatten()
         });
-        if let Some(value) = value {
+        if let Some(found) = found {
             let side = self.pos.side();
-            let verdict = match value {
+            let verdict = match found.rules.value {
                 Value::Win(_) => Verdict::win_for(side),
                 Value::Loss(_) => Verdict::win_for(side.opponent()),
                 Value::Draw => Verdict::Draw,
             };
             let reason = Reason::EndgameTables {
                 material: arbiter_rules::tables::Material::of(&self.pos),
-                plies: value.plies(),
+                plies: match found.rules.value {
+                    Value::Draw => None,
+                    _ => found.value.plies(),
+                },
                 move_limit: None,
+                drawn_by: found.drawn_by,
             };
             let mut end = self.decided(verdict, reason);
             if claimed == Some(verdict) {

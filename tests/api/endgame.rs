@@ -17,12 +17,36 @@ const KKVK_WHITE: &str = "W:WK14,K18:BK5";
 const KVK: &str = "W:WK14:BK19";
 
 async fn endgame(app: &TestApp, variant: &str, fen: &str) -> reqwest::Response {
+    endgame_query(app, variant, &[("position", fen)]).await
+}
+
+/// `/endgame` asked once, whatever the answer.
+async fn endgame_once(app: &TestApp, variant: &str, fen: &str) -> reqwest::Response {
     app.client
         .get(app.url(&format!("/v1/variants/{variant}/endgame")))
         .query(&[("position", fen)])
         .send()
         .await
         .expect("request sent")
+}
+
+/// `/endgame` with `query`, asked again while its tables are being computed (503
+/// `endgame-building`, or the request timeout of a slow machine) for up to two minutes.
+async fn endgame_query(app: &TestApp, variant: &str, query: &[(&str, &str)]) -> reqwest::Response {
+    for _ in 0..120 {
+        let res = app
+            .client
+            .get(app.url(&format!("/v1/variants/{variant}/endgame")))
+            .query(query)
+            .send()
+            .await
+            .expect("request sent");
+        if res.status() != 503 {
+            return res;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    panic!("{variant} {query:?}: the tables were not ready within two minutes");
 }
 
 /// The value of a move for its mover, from the value `(category, plies)` of the position it
@@ -48,8 +72,15 @@ fn rank(v: &(String, Option<u64>)) -> (u8, i64) {
     }
 }
 
+/// The value under the counting rules of a move for its mover.
+fn mover_rules(m: &Value) -> (String, Option<u64>) {
+    mover_value(&m["rules"])
+}
+
 /// Checks an answer against itself: the moves are every legal move of `/moves`, sorted best
-/// first for the mover, and the position's value is the best move's, one ply longer.
+/// first for the mover under the counting rules, the position's value under the rules is the
+/// best move's, and with counts that cannot bind (a fresh count) its game-theoretic value is
+/// the best move's, one ply longer.
 async fn check_consistent(app: &TestApp, variant: &str, body: &Value) {
     let fen = body["position"].as_str().unwrap();
     let listed = ok_json(
@@ -73,17 +104,24 @@ async fn check_consistent(app: &TestApp, variant: &str, body: &Value) {
     got.sort_unstable();
     assert_eq!(got, names, "{body}");
     assert_eq!(body["no_legal_moves"], moves.is_empty(), "{body}");
-    let values: Vec<_> = moves.iter().map(mover_value).collect();
-    let ranks: Vec<_> = values.iter().map(rank).collect();
+    let rules: Vec<_> = moves.iter().map(mover_rules).collect();
+    let ranks: Vec<_> = rules.iter().map(rank).collect();
     assert!(
         ranks.windows(2).all(|w| w[0] <= w[1]),
-        "not best first: {body}"
+        "not best first under the rules: {body}"
     );
+    if let Some(best) = rules.first() {
+        assert_eq!(
+            body["rules"]["category"], best.0,
+            "the value under the rules is the best move's: {body}"
+        );
+    }
+    let values: Vec<_> = moves.iter().map(mover_value).collect();
     let own = (
         body["category"].as_str().unwrap().to_string(),
         body["plies"].as_u64(),
     );
-    match values.first() {
+    match values.iter().min_by_key(|v| rank(v)) {
         Some(best) => assert_eq!(&own, best, "the value is the best move's: {body}"),
         None => assert_eq!(own.1, Some(0), "no move: the game is over: {body}"),
     }
@@ -94,6 +132,174 @@ async fn check_consistent(app: &TestApp, variant: &str, body: &Value) {
         assert_eq!(after["category"], m["category"], "{m} {after}");
         assert_eq!(after["plies"], m["plies"], "{m} {after}");
     }
+}
+
+/// `/endgame` with counts: `counts` as `CODE:PLIES` pairs.
+async fn endgame_counts(
+    app: &TestApp,
+    variant: &str,
+    fen: &str,
+    counts: &str,
+) -> reqwest::Response {
+    endgame_query(app, variant, &[("position", fen), ("counts", counts)]).await
+}
+
+#[tokio::test]
+async fn counts_turn_a_win_into_a_draw_and_name_the_rule() {
+    let app = spawn_app().await;
+    // Frisian, two kings against one: drawn after seven moves each (14 plies). This win
+    // takes 15 plies, but the lone king must capture at its seventh move, so it holds.
+    let fresh = ok_json(endgame(&app, "frisian", "W:WK42,K4:BK5").await).await;
+    assert_eq!(fresh["category"], "win", "{fresh}");
+    assert_eq!(fresh["plies"], 15, "{fresh}");
+    assert_eq!(fresh["rules"]["category"], "win", "{fresh}");
+    assert_eq!(fresh["rules"]["differs"], Value::Null, "{fresh}");
+    assert_eq!(
+        fresh["counts"],
+        serde_json::json!([{"rule": "FRISIAN_2V1_7", "count": 0, "limit": 14}])
+    );
+    check_consistent(&app, "frisian", &fresh).await;
+    // One ply of the count spent: the win does not fit any more.
+    let late =
+        ok_json(endgame_counts(&app, "frisian", "W:WK42,K4:BK5", "FRISIAN_2V1_7:1").await).await;
+    assert_eq!(late["category"], "win", "{late}");
+    assert_eq!(late["rules"]["category"], "draw", "{late}");
+    assert_eq!(late["rules"]["differs"], "cursed-win", "{late}");
+    assert_eq!(late["rules"]["drawn_by"], "FRISIAN_2V1_7", "{late}");
+    // No move wins for White any more (a loss for Black after it): the moves that kept the
+    // game-theoretic win now draw.
+    let moves = late["moves"].as_array().unwrap();
+    assert!(
+        moves.iter().all(|m| m["rules"]["category"] != "loss"),
+        "{late}"
+    );
+    assert!(
+        moves
+            .iter()
+            .any(|m| m["category"] == "loss" && m["rules"]["category"] == "draw"),
+        "{late}"
+    );
+    // The loser's side of it: a blessed loss.
+    let black =
+        ok_json(endgame_counts(&app, "frisian", "B:WK42,K4:BK5", "FRISIAN_2V1_7:13").await).await;
+    if black["category"] == "loss" {
+        assert_eq!(black["rules"]["differs"], "blessed-loss", "{black}");
+    }
+}
+
+#[tokio::test]
+async fn the_half_move_clock_counts_and_other_counts_are_searched() {
+    let app = spawn_app().await;
+    // International, two kings and a man against a king: the 25-move count (from the FEN's
+    // H) nearer its limit than the 16-move ending's, where a man move would restart it: the
+    // tables do not hold such counts, and search.
+    let body = ok_json(endgame(&app, "international", "W:WK46,K47,37:BK5:H46").await).await;
+    let counts: Vec<&str> = body["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(counts, ["KINGS_25", "ENDGAME_16"], "{body}");
+    assert_eq!(body["counts"][0]["count"], 46, "{body}");
+    assert_eq!(body["rules"]["searched"], true, "{body}");
+    let fresh = ok_json(endgame(&app, "international", "W:WK46,K47,37:BK5").await).await;
+    assert_eq!(fresh["rules"]["searched"], false, "{fresh}");
+    // Without men, every count runs to its end together: the tables hold any counts.
+    let kings = ok_json(endgame(&app, "international", "W:WK46,K47,K37:BK5:H46").await).await;
+    assert_eq!(kings["rules"]["searched"], false, "{kings}");
+}
+
+#[tokio::test]
+async fn bad_counts_are_problems_that_say_why() {
+    let app = spawn_app().await;
+    for (variant, fen, counts, says) in [
+        (
+            "frisian",
+            "W:WK42,K4:BK5",
+            "KINGS_25:3",
+            "no such counted draw rule",
+        ),
+        (
+            "frisian",
+            "W:WK42,K4:BK5",
+            "REPETITION:2",
+            "counted from the positions",
+        ),
+        (
+            "frisian",
+            "W:WK42,K4,28:BK5",
+            "FRISIAN_2V1_7:2",
+            "does not hold",
+        ),
+        ("frisian", "W:WK42,K4:BK5", "FRISIAN_2V1_7", "CODE:PLIES"),
+        (
+            "frisian",
+            "W:WK42,K4:BK5",
+            "FRISIAN_2V1_7:x",
+            "whole number",
+        ),
+        (
+            "frisian",
+            "W:WK42,K4:BK5",
+            "FRISIAN_2V1_7:1,FRISIAN_2V1_7:2",
+            "twice",
+        ),
+        (
+            "international",
+            "W:WK46,K47:BK5:H4",
+            "KINGS_25:3",
+            "half-move clock",
+        ),
+    ] {
+        let body = problem(
+            endgame_counts(&app, variant, fen, counts).await,
+            400,
+            "invalid-query",
+        )
+        .await;
+        let detail = body["detail"].as_str().unwrap();
+        assert!(detail.contains(says), "{counts}: {detail}");
+    }
+}
+
+#[tokio::test]
+async fn the_tables_a_replica_has_are_listed() {
+    let app = spawn_app().await;
+    let english = ok_json(app.get("/v1/variants/english/endgame/tables").await).await;
+    assert_eq!(english["supported"], true, "{english}");
+    assert_eq!(english["builtin_pieces"], 4, "{english}");
+    let builtin: Vec<&str> = english["builtin"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(
+        builtin.contains(&"KKvK") && builtin.contains(&"KMvKM"),
+        "{english}"
+    );
+    assert!(!builtin.iter().any(|m| m.len() > 5), "{english}");
+    // Frisian's four-piece tables with men and kings on both sides are too large to compute
+    // on first use.
+    let frisian = ok_json(app.get("/v1/variants/frisian/endgame/tables").await).await;
+    let fb: Vec<&str> = frisian["builtin"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(fb.contains(&"KKvK") && !fb.contains(&"KMvKM"), "{frisian}");
+    let drops = ok_json(app.get("/v1/variants/hageby/endgame/tables").await).await;
+    if drops["supported"] == false {
+        assert!(drops["reason"].as_str().is_some(), "{drops}");
+    }
+    problem(
+        app.get("/v1/variants/chess/endgame/tables").await,
+        404,
+        "unknown-variant",
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -228,13 +434,13 @@ async fn a_table_being_built_is_503_with_retry_after() {
         ..TablesConfig::default()
     })
     .await;
-    let res = endgame(&app, "english", KKVK_BLACK).await;
+    let res = endgame_once(&app, "english", KKVK_BLACK).await;
     assert!(res.headers().contains_key("retry-after"));
     let body = problem(res, 503, "endgame-building").await;
     assert_eq!(body["material"], "KKvK", "{body}");
     // The build goes on without the request: the table is served once it is done.
     for _ in 0..600 {
-        let res = endgame(&app, "english", KKVK_BLACK).await;
+        let res = endgame_once(&app, "english", KKVK_BLACK).await;
         if res.status() == 200 {
             let body: Value = res.json().await.unwrap();
             assert_eq!(body["category"], "loss");

@@ -369,3 +369,84 @@ async fn the_documented_examples_are_adjudicated() {
     assert_eq!(answers[1]["reason"]["move_limit"], 1, "{}", answers[1]);
     assert_eq!(answers[1]["moves_after_end"], 1, "{}", answers[1]);
 }
+
+/// The judge adjudicates by the value under the counting rules, from the counts of the game
+/// it judges: a Frisian two-kings win that the game's seven-move count leaves no time for is a
+/// draw, and the reason names the rule; the same position at the start of a game (count 0)
+/// is still a win.
+#[tokio::test]
+async fn the_game_counts_decide_whether_a_table_win_stands() {
+    let app = spawn_app().await;
+    let start = "W:WK42,K4:BK5";
+    let judge_frisian = |moves: Vec<String>| {
+        let app = &app;
+        async move {
+            ok_json(
+                app.post_json(
+                    "/v1/variants/frisian/judge",
+                    &json!({"start_position": start, "moves": moves, "adjudicate": "tables"}),
+                )
+                .await,
+            )
+            .await
+        }
+    };
+    let at_start = judge_frisian(vec![]).await;
+    assert_eq!(at_start["verdict"], "white_wins", "{at_start}");
+    // White spends moves that keep the game-theoretic win but not the count's: after one
+    // white move and the black king's best reply, the win no longer fits the count.
+    let first = ok_json(
+        app.client
+            .get(app.url("/v1/variants/frisian/endgame"))
+            .query(&[("position", start)])
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let mut drawn = 0;
+    for m in first["moves"].as_array().unwrap() {
+        // Moves that keep White's game-theoretic win (a loss for Black after them).
+        if m["category"] != "loss" {
+            continue;
+        }
+        let after = m["resulting_position"].as_str().unwrap();
+        let reply = ok_json(
+            app.client
+                .get(app.url("/v1/variants/frisian/endgame"))
+                .query(&[("position", after), ("counts", "FRISIAN_2V1_7:1")])
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        let black = reply["moves"][0]["move"].as_str().unwrap().to_string();
+        let white = m["move"].as_str().unwrap().to_string();
+        let j = judge_frisian(vec![white, black]).await;
+        // The judge's verdict is the tables' value under the rules with the game's counts.
+        let pos = j["final_position"].as_str().unwrap();
+        let value = ok_json(
+            app.client
+                .get(app.url("/v1/variants/frisian/endgame"))
+                .query(&[("position", pos), ("counts", "FRISIAN_2V1_7:2")])
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        let expected = match value["rules"]["category"].as_str().unwrap() {
+            "win" => "white_wins",
+            "loss" => "black_wins",
+            _ => "draw",
+        };
+        assert_eq!(j["verdict"], expected, "{j}");
+        if j["verdict"] == "draw" && value["category"] == "win" {
+            drawn += 1;
+            let d = j["reason"]["description"].as_str().unwrap();
+            assert!(d.contains("FRISIAN_2V1_7"), "{j}");
+            assert_eq!(j["reason"]["drawn_by"], "FRISIAN_2V1_7", "{j}");
+            assert!(j["reason"]["plies"].is_null(), "{j}");
+        }
+    }
+    assert!(drawn > 0, "no line where the count draws a table win");
+}

@@ -93,7 +93,7 @@ async fn every_example_is_accepted() {
             calls += 1;
         }
     }
-    assert_eq!(calls, 12);
+    assert_eq!(calls, 13);
 }
 
 /// The PDN text examples of `POST /v1/judge/pdn` are judged as their summaries say.
