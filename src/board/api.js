@@ -70,8 +70,12 @@ export const api = {
       undefined,
       'image/svg+xml',
     ),
-  /** `GET /v1/variants/{v}/endgame`: the position's value in the endgame tables. */
-  endgame: (v, position) => request('GET', `${variantPath(v)}/endgame${query({ position })}`),
+  /** `GET /v1/variants/{v}/endgame`: the position's value in the endgame tables, with the
+   * game's counts of its counted draw rules (`CODE:PLIES,...`). */
+  endgame: (v, position, counts) =>
+    request('GET', `${variantPath(v)}/endgame${query({ position, counts })}`),
+  /** `GET /v1/variants/{v}/endgame/tables`: the materials the tables hold on this server. */
+  endgameTables: (v) => request('GET', `${variantPath(v)}/endgame/tables`),
   /** `GET /v1/variants/{v}/perft`. */
   perft: (v, position, depth, divide) =>
     request('GET', `${variantPath(v)}/perft${query({ position, depth, divide })}`),

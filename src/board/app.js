@@ -32,11 +32,9 @@ const state = {
   judged: null,
   /** The endgame value of each legal move of the position shown, by notation. */
   values: new Map(),
-  /** Variants the service has no endgame tables for. */
-  noTables: new Set(),
-  /** By variant: the most pieces of a position the tables of this service can hold, as its
-   * first `endgame-not-in-tables` answer says (larger positions are not asked about). */
-  tablesReach: new Map(),
+  /** By variant: what the endgame tables of this service hold (`/endgame/tables`), so that
+   * `/endgame` is asked only about positions whose material they hold. */
+  tables: new Map(),
   /** The move being entered (see `activate`). */
   sel: null,
   /** Increases with every position shown: answers for an older one are dropped. */
@@ -197,7 +195,7 @@ async function show() {
     $('perft').replaceChildren();
     const judged = judge(token);
     lastMove(token);
-    endgame(token);
+    endgame(token, judged);
     await judged;
   } catch (e) {
     if (token === state.token) say(problemText(e), 'error');
@@ -297,32 +295,88 @@ function valueText(category, plies) {
   return `${category} in ${plies} ${plies === 1 ? 'ply' : 'plies'}`;
 }
 
-async function endgame(token, attempt = 0) {
+/** The material of a FEN as the service writes it: White's pieces, `v`, Black's (`KKvK`). */
+function materialOf(fen) {
+  const side = (letter) => {
+    const f = fen.split(':').find((x) => x.startsWith(letter));
+    const squares = f ? f.slice(1).split(',').filter(Boolean) : [];
+    const count = (prefix) => squares.filter((sq) => sq.startsWith(prefix)).length;
+    const kings = count('K');
+    const knights = count('N');
+    const paras = count('P');
+    const men = squares.length - kings - knights - paras;
+    return 'K'.repeat(kings) + 'M'.repeat(men) + 'P'.repeat(paras) + 'N'.repeat(knights);
+  };
+  return `${side('W')}v${side('B')}`;
+}
+
+/** What the tables of this service hold for variant `v`, asked once. */
+function tablesOf(v) {
+  if (!state.tables.has(v)) {
+    const p = api.endgameTables(v);
+    p.catch(() => state.tables.delete(v));
+    state.tables.set(v, p);
+  }
+  return state.tables.get(v);
+}
+
+/** The game's counts of the counted draw rules (`/judge`'s counters), for `/endgame`. */
+function countsOf(j) {
+  if (!j) return undefined;
+  const counts = j.draw_counters
+    .filter((c) => c.applies && c.limit_unit === 'plies')
+    .map((c) => `${c.code}:${c.count}`);
+  return counts.length ? counts.join(',') : undefined;
+}
+
+async function endgame(token, judged, attempt = 0) {
   const v = state.variant.id;
   const box = $('endgame');
-  if (state.noTables.has(v)) {
-    box.textContent = 'Endgame tables: none for this variant.';
+  let info;
+  try {
+    info = await tablesOf(v);
+  } catch (p) {
+    if (token === state.token) box.textContent = `Endgame tables: ${problemText(p)}`;
     return;
   }
-  const reach = state.tablesReach.get(v);
-  const pieces = pieceCount(state.legal.position);
-  if (reach !== undefined && pieces > reach) {
-    box.textContent = `Endgame tables: up to ${reach} pieces here; this position has ${pieces}.`;
+  if (token !== state.token) return;
+  if (!info.supported) {
+    box.textContent = `Endgame tables: none for this variant (${info.reason}).`;
+    return;
+  }
+  const material = materialOf(state.legal.position);
+  if (!info.builtin.includes(material) && !info.prebuilt.includes(material)) {
+    const most = Math.max(info.builtin_pieces, ...info.prebuilt.map((m) => m.length - 1));
+    box.textContent = `Endgame tables: ${material} is not in them here (up to ${most} pieces).`;
     delete box.dataset.category;
     return;
   }
+  await judged;
+  if (token !== state.token) return;
   try {
-    const e = await api.endgame(v, state.legal.position);
+    const e = await api.endgame(v, state.legal.position, countsOf(state.judged));
     if (token !== state.token) return;
     const mover = cap(e.side_to_move);
-    const value = e.category === 'draw'
+    const words = (category, plies) => category === 'draw'
       ? 'a draw'
-      : `a ${e.category} for ${mover} in ${e.plies} ${e.plies === 1 ? 'ply' : 'plies'}`;
-    box.textContent = `Endgame tables (${e.material}): ${value} under best play.`;
-    box.dataset.category = e.category;
+      : `a ${category} for ${mover} in ${plies} ${plies === 1 ? 'ply' : 'plies'}`;
+    let text = `Endgame tables (${e.material}): ${words(e.category, e.plies)} under best play`;
+    if (e.rules.differs) {
+      const name = e.rules.differs === 'cursed-win' ? 'a cursed win' : 'a blessed loss';
+      text += `; with this game's counts a draw: the ${e.rules.drawn_by} rule draws it `
+        + `before the end (${name}).`;
+    } else {
+      text += '.';
+    }
+    box.textContent = text;
+    box.dataset.category = e.rules.category;
     for (const m of e.moves) {
-      const mine = MOVER[m.category];
-      state.values.set(m.move, { value: mine, plies: m.plies === null ? null : m.plies + 1 });
+      state.values.set(m.move, {
+        value: MOVER[m.rules.category],
+        plies: m.rules.plies === null ? null : m.rules.plies + 1,
+        theory: MOVER[m.category],
+        theoryPlies: m.plies === null ? null : m.plies + 1,
+      });
     }
     renderLegal();
     mark();
@@ -332,18 +386,8 @@ async function endgame(token, attempt = 0) {
     if (p.code === 'endgame-building' && attempt < 60) {
       box.textContent = 'Endgame tables: being computed for this material…';
       setTimeout(() => {
-        if (token === state.token) endgame(token, attempt + 1);
+        if (token === state.token) endgame(token, judged, attempt + 1);
       }, 1000 * (p.retryAfter || 1));
-    } else if (p.code === 'endgame-unsupported') {
-      state.noTables.add(v);
-      box.textContent = `Endgame tables: none for this variant (${p.doc.detail}).`;
-    } else if (p.code === 'endgame-not-in-tables') {
-      const t = p.doc.tables;
-      if (t) {
-        const sizes = (t.prebuilt || []).map((m) => m.replace(/[^A-Za-z]|v/g, '').length);
-        state.tablesReach.set(v, Math.max(t.builtin_pieces || 0, ...sizes));
-      }
-      box.textContent = 'Endgame tables: this position is not in them.';
     } else {
       box.textContent = `Endgame tables: ${problemText(p)}`;
     }
@@ -588,14 +632,20 @@ function renderLegal() {
     const b = el('button', m.notation, { type: 'button', 'data-move': m.notation });
     const val = state.values.get(m.notation);
     let label = `Play ${m.notation}`;
+    let shown = '';
     if (val) {
       b.dataset.value = val.value;
-      label += `, ${valueText(val.value, val.plies)}`;
+      shown = valueText(val.value, val.plies);
+      // Where a count draws what best play without it would decide, both values.
+      if (val.theory !== val.value) {
+        shown += ` (without the count: ${valueText(val.theory, val.theoryPlies)})`;
+      }
+      label += `, ${shown}`;
     }
     b.setAttribute('aria-label', label);
     b.addEventListener('click', () => choose(m));
     li.append(b);
-    if (val) li.append(el('span', valueText(val.value, val.plies), { class: `value ${val.value}` }));
+    if (val) li.append(el('span', shown, { class: `value ${val.value}` }));
     items.push(li);
   }
   if (!items.length) items.push(el('li', 'None: the side to move has no legal move.'));
