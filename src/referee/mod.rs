@@ -24,6 +24,7 @@ pub mod game;
 pub mod hub;
 pub mod openings;
 pub mod pdn;
+pub mod play;
 pub mod runner;
 pub mod stats;
 
@@ -205,15 +206,9 @@ pub fn run(args: MatchArgs, engines: Vec<Vec<String>>) -> Result<(), Failure> {
         .map(|w| EngineSpec::parse(w))
         .collect::<Result<_, _>>()
         .map_err(|e| usage(format!("--engine: {e}")))?;
-    if specs[0].protocol != specs[1].protocol {
-        return Err(usage(
-            "the two engines must speak the same protocol (the referee relays DXP moves \
-             between DXP engines, and asks Hub engines for theirs)"
-                .into(),
-        ));
+    for s in &specs {
+        accepts(variant, s.protocol).map_err(usage)?;
     }
-    let protocol = specs[0].protocol;
-    accepts(variant, protocol).map_err(usage)?;
     if args.concurrency > 1 {
         if let Some(s) = specs.iter().find(|s| s.connect.is_some()) {
             return Err(usage(format!(
