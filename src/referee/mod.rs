@@ -26,6 +26,7 @@ pub mod openings;
 pub mod pdn;
 pub mod play;
 pub mod runner;
+pub mod sprt;
 pub mod stats;
 
 use std::io::IsTerminal;
