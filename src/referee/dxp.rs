@@ -23,7 +23,7 @@ use arbiter_rules::{Color, Kind, Position, Variant, Verdict};
 use async_trait::async_trait;
 
 use super::engine::{
-    Ask, Channel, Engine, EngineSpec, Ending, Fault, Frame, GameStart, Heard, MoveNumbers,
+    Ask, Channel, Ending, Engine, EngineSpec, Fault, Frame, GameStart, Heard, MoveNumbers,
 };
 use super::game::{ClaimKind, Forfeit};
 
@@ -446,7 +446,11 @@ impl DxpEngine {
 
     /// The referee's own GAMEEND, sent instead of the opponent's MOVE, and its confirmation.
     async fn initial_gameend(&mut self, ending: &Ending) {
-        if self.send(&gameend_for(ending.side, ending.verdict)).await.is_err() {
+        if self
+            .send(&gameend_for(ending.side, ending.verdict))
+            .await
+            .is_err()
+        {
             self.channel.broken = true;
             return;
         }

@@ -707,7 +707,9 @@ pub async fn open(spec: Arc<EngineSpec>, o: &Opening) -> Result<Player, OpenErro
     match spec.protocol {
         Protocol::Dxp => {
             let channel = dxp_channel(&spec, o.slot, o.listener.clone(), deadline).await?;
-            Ok(Box::new(super::dxp::DxpEngine::new(spec, channel, o.squares)))
+            Ok(Box::new(super::dxp::DxpEngine::new(
+                spec, channel, o.squares,
+            )))
         }
         Protocol::Hub => {
             let channel = hub_channel(&spec, o.slot)?;

@@ -21,7 +21,7 @@ use arbiter_rules::{Color, Kind, Position, Variant};
 use async_trait::async_trait;
 
 use super::engine::{
-    Ask, Channel, Engine, EngineSpec, Ending, Fault, Frame, GameStart, Heard, MoveNumbers,
+    Ask, Channel, Ending, Engine, EngineSpec, Fault, Frame, GameStart, Heard, MoveNumbers,
 };
 use super::game::{ClaimKind, Forfeit};
 
@@ -362,8 +362,7 @@ fn read_done(line: &Line) -> Heard {
         },
         None => Heard::Unreadable {
             text: text.to_string(),
-            reason: "not a Hub move (from-to, or fromxto then x and each captured square)"
-                .into(),
+            reason: "not a Hub move (from-to, or fromxto then x and each captured square)".into(),
         },
     }
 }

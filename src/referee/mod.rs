@@ -180,8 +180,7 @@ pub fn run_report(args: ReportArgs) -> Result<(), Failure> {
     let mut files = Vec::new();
     for path in &args.files {
         let name = path.display().to_string();
-        let bytes =
-            std::fs::read(path).map_err(|e| usage(format!("cannot read {name}: {e}")))?;
+        let bytes = std::fs::read(path).map_err(|e| usage(format!("cannot read {name}: {e}")))?;
         let read = report::read_text(&String::from_utf8_lossy(&bytes), &name).map_err(usage)?;
         files.push((name, read));
     }
@@ -466,7 +465,7 @@ pub fn run(mut args: MatchArgs, engines: Vec<Vec<String>>) -> Result<(), Failure
         // A signal ends the match here: the runtime is dropped with its tasks, and with them
         // the engine processes (started with `kill_on_drop`).
         tokio::select! {
-            r = runner::run(settings) => r.map_err(|e| Failure(e, 1)),
+            r = runner::run(settings) => r.map_err(|(e, code)| Failure(e, code)),
             _ = stop_signal() => Err(Failure(
                 "the match was stopped by a signal; its engines were ended".into(),
                 130,

@@ -106,12 +106,7 @@ pub fn read_text(text: &str, name: &str) -> Result<FileRead, String> {
     let mut torn = false;
     let n = games.len();
     for (i, g) in games.into_iter().enumerate() {
-        let tag = |t: &str| {
-            g.tags
-                .iter()
-                .find(|(k, _)| k == t)
-                .map(|(_, v)| v.as_str())
-        };
+        let tag = |t: &str| g.tags.iter().find(|(k, _)| k == t).map(|(_, v)| v.as_str());
         let whole = g.error.is_none()
             && g.terminator.is_some()
             && g.terminator.as_deref() == tag("Result")
@@ -375,7 +370,11 @@ pub fn results(names: &[String], records: &[Record], sprt: Option<&Sprt>) -> Res
 
 /// The pentanomial counts of each pairing: the two games of each pair (numbers `2k - 1` and
 /// `2k`, the same engines with colours swapped), both with a result.
-fn pairing_figures(names: &[String], records: &[Record], cross: &[Vec<Tally>]) -> Vec<PairingFigures> {
+fn pairing_figures(
+    names: &[String],
+    records: &[Record],
+    cross: &[Vec<Tally>],
+) -> Vec<PairingFigures> {
     let mut by_pair: BTreeMap<usize, Vec<&Record>> = BTreeMap::new();
     for r in records {
         by_pair.entry(r.number.div_ceil(2)).or_default().push(r);
@@ -522,7 +521,11 @@ impl Results {
             ));
         }
         lines.push(String::new());
-        let reasons: Vec<String> = self.reasons.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        let reasons: Vec<String> = self
+            .reasons
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
         lines.push(format!(
             "{} games ({} unfinished), {} plies; reasons: {}",
             self.games,
@@ -597,13 +600,18 @@ mod tests {
             ("y".into(), f(vec![rec(2, "B", "A", Outcome::Draw)])),
         ]);
         assert_eq!(ok.unwrap().0.len(), 2);
-        assert!(merge(vec![("x".into(), f(vec![a.clone()])), ("y".into(), f(vec![a.clone()]))])
-            .unwrap_err()
-            .contains("played twice"));
+        assert!(merge(vec![
+            ("x".into(), f(vec![a.clone()])),
+            ("y".into(), f(vec![a.clone()]))
+        ])
+        .unwrap_err()
+        .contains("played twice"));
         let mut other = rec(2, "B", "A", Outcome::Draw);
         other.match_id = Some("m2".into());
-        assert!(merge(vec![("x".into(), f(vec![a])), ("y".into(), f(vec![other]))])
-            .unwrap_err()
-            .contains("different matches"));
+        assert!(
+            merge(vec![("x".into(), f(vec![a])), ("y".into(), f(vec![other]))])
+                .unwrap_err()
+                .contains("different matches")
+        );
     }
 }

@@ -189,8 +189,9 @@ fn record_of(settings: &Settings, p: &Finished) -> Record {
     }
 }
 
-/// Runs the match; returns its summary, or why it stopped.
-pub async fn run(settings: Settings) -> Result<Summary, String> {
+/// Runs the match; returns its summary, or why it stopped and the exit code (2: the PDN file
+/// does not fit `--resume`; 1: the match could not go on).
+pub async fn run(settings: Settings) -> Result<Summary, (String, u8)> {
     let settings = Arc::new(settings);
     let names = names(&settings);
     let pairings = settings.tournament.pairings(settings.engines.len());
@@ -205,7 +206,7 @@ pub async fn run(settings: Settings) -> Result<Summary, String> {
         None => full,
     };
     let started = Instant::now();
-    let (mut out, mut records) = open_pdn(&settings, &schedule)?;
+    let (mut out, mut records) = open_pdn(&settings, &schedule).map_err(|e| (e, 2))?;
     let resumed = records.len();
     let done: std::collections::HashSet<usize> = records.iter().map(|r| r.number).collect();
     let remaining: Vec<Scheduled> = schedule
@@ -300,10 +301,7 @@ pub async fn run(settings: Settings) -> Result<Summary, String> {
             }
         };
         pending.insert(p.s.number, p);
-        while let Some(p) = remaining
-            .get(next)
-            .and_then(|s| pending.remove(&s.number))
-        {
+        while let Some(p) = remaining.get(next).and_then(|s| pending.remove(&s.number)) {
             next += 1;
             let mut text = p.pdn.clone();
             text.push('\n');
@@ -315,7 +313,15 @@ pub async fn run(settings: Settings) -> Result<Summary, String> {
             }
             records.push(record_of(&settings, &p));
             let results = report::results(&names, &records, sprt);
-            emit_game(&settings, &names, &p, &results, records.len(), schedule.len(), &bar);
+            emit_game(
+                &settings,
+                &names,
+                &p,
+                &results,
+                records.len(),
+                schedule.len(),
+                &bar,
+            );
             if results
                 .sprt
                 .is_some_and(|s| s.decision != Decision::Continue)
@@ -347,7 +353,7 @@ pub async fn run(settings: Settings) -> Result<Summary, String> {
         }
     }
     if let Some(e) = failure {
-        return Err(e);
+        return Err((e, 1));
     }
     if already {
         stopped = Some("sprt".into());
@@ -458,13 +464,7 @@ fn emit_game(
         // No terminal: one line per game on standard error.
         eprintln!(
             "game {}/{}: {} - {} {} ({}, {} plies); {line}",
-            p.s.number,
-            of,
-            names[p.s.white],
-            names[p.s.black],
-            p.result,
-            p.end.code,
-            p.plies,
+            p.s.number, of, names[p.s.white], names[p.s.black], p.result, p.end.code, p.plies,
         );
     }
 }

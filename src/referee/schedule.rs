@@ -170,7 +170,9 @@ mod tests {
                 let part = Shard { index: i, count: n }.slice(&all);
                 for g in &part {
                     // A pair is never split between shards.
-                    let mate = all.iter().find(|o| o.pair() == g.pair() && o.number != g.number);
+                    let mate = all
+                        .iter()
+                        .find(|o| o.pair() == g.pair() && o.number != g.number);
                     if let Some(m) = mate {
                         assert!(part.contains(m));
                     }

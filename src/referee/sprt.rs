@@ -90,7 +90,9 @@ impl Sprt {
         let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
         for w in words {
             let Some((k, v)) = w.split_once('=') else {
-                return Err(format!("'{w}' is not key=value (elo0=, elo1=, alpha=, beta=)"));
+                return Err(format!(
+                    "'{w}' is not key=value (elo0=, elo1=, alpha=, beta=)"
+                ));
             };
             let x: f64 = v
                 .parse()
@@ -191,7 +193,11 @@ fn secular(phi: &[f64; 5], hat: &[f64; 5]) -> Option<f64> {
     }
     let eps = 1e-9;
     let (a, b) = (-1.0 / hi + eps, -1.0 / lo - eps);
-    let f = |x: f64| (0..5).map(|i| hat[i] * phi[i] / (1.0 + x * phi[i])).sum::<f64>();
+    let f = |x: f64| {
+        (0..5)
+            .map(|i| hat[i] * phi[i] / (1.0 + x * phi[i]))
+            .sum::<f64>()
+    };
     let mut convergency = roots::SimpleConvergency {
         eps: 1e-15,
         max_iter: 200,
@@ -253,19 +259,49 @@ mod tests {
         // Stockfish, "Huge VVLTC tune tweak", fishtest:
         // https://tests.stockfishchess.org/tests/view/680e255e3629b02d74b15d5e
         // (quoted in https://github.com/official-stockfish/Stockfish/pull/6036)
-        ("fishtest 680e255e", [1, 1098, 3954, 1346, 1], 0.5, 2.5, 2.94),
+        (
+            "fishtest 680e255e",
+            [1, 1098, 3954, 1346, 1],
+            0.5,
+            2.5,
+            2.94,
+        ),
         // https://tests.stockfishchess.org/tests/view/680e4dfb3629b02d74b15da6
-        ("fishtest 680e4dfb", [0, 1236, 4490, 1474, 1], 0.0, 2.0, 2.94),
+        (
+            "fishtest 680e4dfb",
+            [0, 1236, 4490, 1474, 1],
+            0.0,
+            2.0,
+            2.94,
+        ),
         // https://tests.stockfishchess.org/tests/view/680e74223629b02d74b15def
-        ("fishtest 680e7422", [4, 2290, 7932, 2562, 4], 0.5, 2.5, 2.95),
+        (
+            "fishtest 680e7422",
+            [4, 2290, 7932, 2562, 4],
+            0.5,
+            2.5,
+            2.95,
+        ),
         // PlentyChess, OpenBench: https://chess.aronpetkovski.com/test/2502/
         // (quoted in https://github.com/Yoshie2000/PlentyChess/pull/213)
         ("OpenBench 2502", [44, 241, 590, 413, 71], 0.0, 3.0, 2.91),
         // Viridithas, OpenBench: https://chess.swehosting.se/test/10490/
         // (quoted in https://github.com/cosmobobak/viridithas/pull/256)
-        ("OpenBench 10490", [94, 2177, 4428, 2303, 147], 0.0, 3.0, 2.99),
+        (
+            "OpenBench 10490",
+            [94, 2177, 4428, 2303, 147],
+            0.0,
+            3.0,
+            2.99,
+        ),
         // Eleanor, OpenBench (https://github.com/rektdie/Eleanor/pull/83)
-        ("OpenBench Eleanor 83", [527, 3223, 6164, 3385, 575], 0.0, 5.0, 3.02),
+        (
+            "OpenBench Eleanor 83",
+            [527, 3223, 6164, 3385, 575],
+            0.0,
+            5.0,
+            3.02,
+        ),
         // A Monty test on its fishtest instance, a run still going, with a negative LLR:
         // https://montytest.muzhen.org/tests/stats/69d3c8dc7c5b3724e29d2712 prints -0.5491.
         ("montytest 69d3c8dc", [13, 37, 50, 25, 3], 0.0, 4.0, -0.5491),
@@ -330,7 +366,12 @@ mod tests {
         let drawn = s.state(&[0, 0, 4000, 0, 0]);
         assert!(drawn.llr.is_finite(), "{drawn:?}");
         // The widest bounds accepted, on lopsided data.
-        for counts in [[0, 0, 0, 0, 7], [9, 0, 0, 0, 0], [1, 0, 0, 0, 1], [0, 3, 0, 0, 0]] {
+        for counts in [
+            [0, 0, 0, 0, 7],
+            [9, 0, 0, 0, 0],
+            [1, 0, 0, 0, 1],
+            [0, 3, 0, 0, 0],
+        ] {
             for (e0, e1) in [(-MAX_NELO, MAX_NELO), (0.0, MAX_NELO), (-MAX_NELO, 0.0)] {
                 let l = llr_normalized(e0, e1, &counts);
                 assert!(l.is_finite(), "{counts:?} [{e0}, {e1}]: {l}");

@@ -367,8 +367,14 @@ mod tests {
         for &(name, counts, elo, margin) in OPENBENCH {
             let p = Pentanomial::new(counts);
             let (e, m) = (p.elo.unwrap(), p.elo_error.unwrap());
-            assert!((e - elo).abs() <= 0.005 + 1e-9, "{name}: Elo {e:.4}, printed {elo}");
-            assert!((m - margin).abs() <= 0.005 + 1e-9, "{name}: ± {m:.4}, printed {margin}");
+            assert!(
+                (e - elo).abs() <= 0.005 + 1e-9,
+                "{name}: Elo {e:.4}, printed {elo}"
+            );
+            assert!(
+                (m - margin).abs() <= 0.005 + 1e-9,
+                "{name}: ± {m:.4}, printed {margin}"
+            );
         }
     }
 
@@ -408,7 +414,10 @@ mod tests {
         assert_eq!((won.elo, won.nelo, won.los), (None, None, Some(1.0)));
         assert_eq!(won.lines()[0], "Elo   | +inf");
         let drawn = Pentanomial::new([0, 0, 9, 0, 0]);
-        assert_eq!((drawn.elo, drawn.nelo, drawn.los), (Some(0.0), None, Some(0.5)));
+        assert_eq!(
+            (drawn.elo, drawn.nelo, drawn.los),
+            (Some(0.0), None, Some(0.5))
+        );
         let one = Pentanomial::new([0, 0, 0, 1, 0]);
         assert_eq!((one.elo, one.elo_error), (None, None));
     }
