@@ -485,13 +485,14 @@ impl Results {
         if self.engines.len() > 2 {
             lines.push(String::new());
             lines.push("Crosstable (the row's wins-draws-losses against the column):".into());
-            let mut head = format!("{:<width$}", "");
+            let label = width + 1 + self.engines.len().to_string().len();
+            let mut head = format!("{:<label$}", "");
             for (j, _) in self.engines.iter().enumerate() {
                 head.push_str(&format!("  {:>11}", j + 1));
             }
             lines.push(head);
             for (i, n) in self.engines.iter().enumerate() {
-                let mut row = format!("{:<width$}", format!("{} {n}", i + 1));
+                let mut row = format!("{:<label$}", format!("{} {n}", i + 1));
                 for (j, t) in self.crosstable[i].iter().enumerate() {
                     let cell = if i == j {
                         "-".to_string()
