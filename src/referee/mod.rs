@@ -158,7 +158,7 @@ pub enum MatchCommand {
 #[derive(clap::Args, Debug)]
 pub struct ReportArgs {
     /// The PDN files (games of one match, merged by their numbers).
-    #[arg(required = true, value_name = "FILE.pdn")]
+    #[arg(value_name = "FILE.pdn")]
     pub files: Vec<std::path::PathBuf>,
     /// The SPRT of the first engine against the second: elo0= elo1= [alpha=] [beta=].
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
@@ -169,8 +169,18 @@ pub struct ReportArgs {
 }
 
 /// Runs `arbiter match report`.
-pub fn run_report(args: ReportArgs) -> Result<(), Failure> {
+pub fn run_report(mut args: ReportArgs) -> Result<(), Failure> {
     let usage = |m: String| Failure(m, 2);
+    // `--sprt elo0=0 elo1=5 a.pdn`: the words after --sprt without `=` are files.
+    if let Some(words) = args.sprt.as_mut() {
+        let files: Vec<String> = words.iter().filter(|w| !w.contains('=')).cloned().collect();
+        words.retain(|w| w.contains('='));
+        args.files
+            .extend(files.into_iter().map(std::path::PathBuf::from));
+    }
+    if args.files.is_empty() {
+        return Err(usage("match report: give the PDN files to read".into()));
+    }
     let sprt = args
         .sprt
         .as_deref()

@@ -1120,6 +1120,14 @@ fn sprt_stops() -> Result<(), Failed> {
         check(last["sprt"]["llr"].is_f64(), format!("live LLR: {last}"))?;
         // Every pair won by one side: the degenerate counts decide, no figure is infinite.
         let r = report_json(&[&dir.join("games.pdn")], &["--sprt", "elo0=0", "elo1=5"])?;
+        // The files may follow --sprt's words.
+        let after = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["match", "report", "--json", "--sprt", "elo0=0", "elo1=5"])
+            .arg(dir.join("games.pdn"))
+            .output()
+            .unwrap();
+        let after: Value = serde_json::from_slice(&after.stdout).map_err(|e| e.to_string())?;
+        check(after["sprt"] == r["sprt"], format!("{after}"))?;
         check(r["sprt"] == s["sprt"], format!("{r} / {s}"))?;
         let text = String::from_utf8_lossy(
             &report(&[&dir.join("games.pdn")], &["--sprt", "elo0=0", "elo1=5"]).stdout,
