@@ -110,10 +110,11 @@ enum Command {
     /// Build endgame table files, or describe one.
     #[command(subcommand)]
     Tables(TablesCommand),
-    /// Referee a match between two draughts engines over DXP or Hub: each opening played
-    /// twice with colours swapped, every move checked, both clocks kept, every game ended for
-    /// a stated reason; a PDN file of the games, live statistics (Elo, error margin,
-    /// likelihood of superiority) and a summary. See docs/match.md.
+    /// Referee a match or tournament between draughts engines over DXP or Hub: each opening
+    /// played twice with colours swapped, every move checked, both clocks kept, every game
+    /// ended for a stated reason; a PDN file of the games, live statistics (Elo, error margin,
+    /// likelihood of superiority, pentanomial counts), an SPRT, resume and shards; `match
+    /// report` reads the PDN files back. See docs/match.md.
     Match(arbiter::referee::MatchArgs),
     /// Print the OpenAPI document (pretty JSON).
     Openapi,

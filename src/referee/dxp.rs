@@ -16,7 +16,16 @@
 //! Squares are the variant's numbers, two digits: a board with more than 99 squares has no DXP.
 //! A message is read within [`MAX_MESSAGE`] bytes: a longer one is refused, never buffered.
 
-use arbiter_rules::{Color, Kind, Position, Variant};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arbiter_rules::{Color, Kind, Position, Variant, Verdict};
+use async_trait::async_trait;
+
+use super::engine::{
+    Ask, Channel, Ending, Engine, EngineSpec, Fault, Frame, GameStart, Heard, MoveNumbers,
+};
+use super::game::{ClaimKind, Forfeit};
 
 /// The longest message read, NUL excluded: a GAMEREQ of a 99-square board (143 bytes) and a
 /// move capturing 99 pieces (209 bytes) fit, and so does any chat line the engines send.
@@ -317,6 +326,345 @@ impl Message {
             }
             _ => bad("an unknown message type"),
         }
+    }
+}
+
+/// Where an engine stands in a DXP game: whose turn it is towards it (the referee plays its
+/// opponent), or that it ended the game itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Turn {
+    /// No game.
+    Idle,
+    /// The engine owes a message: a MOVE, or a GAMEEND instead.
+    Engine,
+    /// The referee owes a message: the opponent's MOVE, or a GAMEEND instead.
+    Referee,
+    /// The engine sent a GAMEEND that the referee has not yet confirmed.
+    EngineEnded,
+}
+
+/// A DXP engine: the referee is the initiator, and towards the engine its opponent. Each game
+/// starts with a GAMEREQ answered by a GAMEACC; MOVEs alternate; the game ends as the DXP text
+/// says: a GAMEEND may only be sent by the side whose turn it is, instead of a MOVE, and the
+/// other side confirms it with exactly one GAMEEND.
+pub struct DxpEngine {
+    spec: Arc<EngineSpec>,
+    channel: Channel,
+    squares: usize,
+    /// No answer yet since it was started: its first answer gets the start-up timeout.
+    fresh: bool,
+    turn: Turn,
+    /// The engine asked to stop after this game (GAMEEND with stop code 1).
+    leaving: bool,
+}
+
+impl DxpEngine {
+    pub fn new(spec: Arc<EngineSpec>, channel: Channel, squares: usize) -> DxpEngine {
+        DxpEngine {
+            spec,
+            channel,
+            squares,
+            fresh: true,
+            turn: Turn::Idle,
+            leaving: false,
+        }
+    }
+
+    async fn send(&mut self, m: &Message) -> Result<(), Fault> {
+        let bytes = m
+            .encode()
+            .map_err(|e| Fault::new(Forfeit::ProtocolError, e.0))?;
+        self.channel.send(&bytes).await
+    }
+
+    async fn recv(&mut self) -> Result<Message, Fault> {
+        match self.channel.recv().await {
+            Frame::Bytes(b) => Message::decode(&b, self.squares)
+                .map_err(|e| Fault::new(Forfeit::ProtocolError, e.0)),
+            Frame::Oversized => {
+                self.channel.broken = true;
+                Err(Fault::new(
+                    Forfeit::ProtocolError,
+                    format!("a message longer than {MAX_MESSAGE} bytes"),
+                ))
+            }
+            Frame::Gone(f) => Err(f),
+        }
+    }
+
+    /// Waits for the GAMEACC of a GAMEREQ until `deadline`. Stale messages of the previous game
+    /// (a late confirmation, a MOVE, a CHAT) are passed over.
+    async fn await_gameacc(&mut self, deadline: Instant) -> Result<(), Fault> {
+        loop {
+            let said = tokio::time::timeout_at(deadline.into(), self.recv()).await;
+            match said {
+                Err(_) => return Err(Fault::new(Forfeit::Stall, "no GAMEACC in time")),
+                Ok(Ok(Message::GameAcc { code: 0, .. })) => return Ok(()),
+                Ok(Ok(Message::GameAcc { code, .. })) => {
+                    return Err(Fault::new(
+                        Forfeit::Refused,
+                        format!("GAMEACC with code {code}: the game is refused"),
+                    ))
+                }
+                Ok(Ok(
+                    Message::Move(_)
+                    | Message::GameEnd { .. }
+                    | Message::Chat(_)
+                    | Message::BackAcc { .. },
+                )) => {}
+                Ok(Ok(m)) => {
+                    return Err(Fault::new(
+                        Forfeit::ProtocolError,
+                        format!("a {} instead of GAMEACC", message_name(&m)),
+                    ))
+                }
+                Ok(Err(f)) => return Err(f),
+            }
+        }
+    }
+
+    /// Waits up to `wait` for the engine's GAMEEND that confirms the referee's (other
+    /// messages are passed over). No confirmation is no fault (some engines never send one:
+    /// the next GAMEACC wait passes over a late one); an engine gone is restarted.
+    async fn await_confirmation(&mut self, wait: Duration) {
+        let deadline = Instant::now() + wait;
+        loop {
+            match tokio::time::timeout_at(deadline.into(), self.recv()).await {
+                Err(_) => return,
+                Ok(Ok(Message::GameEnd { stop, .. })) => {
+                    self.leaving |= stop == 1;
+                    return;
+                }
+                Ok(Ok(_)) => {}
+                Ok(Err(_)) => {
+                    self.channel.broken = true;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The referee's own GAMEEND, sent instead of the opponent's MOVE, and its confirmation.
+    async fn initial_gameend(&mut self, ending: &Ending) {
+        if self
+            .send(&gameend_for(ending.side, ending.verdict))
+            .await
+            .is_err()
+        {
+            self.channel.broken = true;
+            return;
+        }
+        self.await_confirmation(ending.wait).await;
+    }
+}
+
+/// The GAMEEND the referee sends to the engine playing `side` to end a game: the referee stands
+/// for its opponent, so the reason is `1` (the sender gives up) when `side` won, `3` when it
+/// lost, `2` for a draw, `0` when the result is unknown.
+pub fn gameend_for(side: Color, verdict: Verdict) -> Message {
+    let reason = match verdict {
+        Verdict::Draw => 2,
+        v if v == Verdict::win_for(side) => 1,
+        Verdict::WhiteWins | Verdict::BlackWins => 3,
+        _ => 0,
+    };
+    Message::GameEnd { reason, stop: 0 }
+}
+
+/// The confirmation of an engine's GAMEEND (reason `0`, as the text writes it).
+pub const CONFIRMATION: Message = Message::GameEnd { reason: 0, stop: 0 };
+
+/// The claim of a GAMEEND's reason, from the sender's side.
+pub fn claim_of(reason: u8) -> Option<ClaimKind> {
+    match reason {
+        0 => Some(ClaimKind::Unknown),
+        1 => Some(ClaimKind::Loss),
+        2 => Some(ClaimKind::Draw),
+        3 => Some(ClaimKind::Win),
+        _ => None,
+    }
+}
+
+/// The name of a message's type.
+pub fn message_name(m: &Message) -> &'static str {
+    match m {
+        Message::GameReq(_) => "GAMEREQ",
+        Message::GameAcc { .. } => "GAMEACC",
+        Message::Move(_) => "MOVE",
+        Message::GameEnd { .. } => "GAMEEND",
+        Message::Chat(_) => "CHAT",
+        Message::BackReq { .. } => "BACKREQ",
+        Message::BackAcc { .. } => "BACKACC",
+    }
+}
+
+#[async_trait]
+impl Engine for DxpEngine {
+    fn spec(&self) -> &Arc<EngineSpec> {
+        &self.spec
+    }
+
+    fn channel(&mut self) -> &mut Channel {
+        &mut self.channel
+    }
+
+    async fn start_game(&mut self, start: &GameStart) -> Result<(), Fault> {
+        let v = start.variant;
+        let position = (start.start != v.start()).then(|| position_letters(v, &start.start));
+        let req = Message::GameReq(GameReq {
+            name: "Arbiter".into(),
+            follower: start.side,
+            minutes: minutes_field(start.time.as_secs_f64()),
+            moves: start.moves,
+            position,
+        });
+        self.send(&req).await?;
+        let wait = if self.fresh {
+            start.timeouts.startup
+        } else {
+            start.timeouts.response
+        };
+        self.await_gameacc(Instant::now() + wait).await?;
+        self.fresh = false;
+        self.turn = if start.start.side() == start.side {
+            Turn::Engine
+        } else {
+            Turn::Referee
+        };
+        Ok(())
+    }
+
+    async fn moved(&mut self, mv: &MoveNumbers, used: Duration) -> Result<(), Fault> {
+        self.send(&Message::Move(MoveMsg {
+            seconds: used.as_secs_f64().round() as u32,
+            from: mv.from,
+            to: mv.to,
+            captured: mv.captured.clone(),
+        }))
+        .await?;
+        self.turn = Turn::Engine;
+        Ok(())
+    }
+
+    async fn go(&mut self, _ask: &Ask) -> Result<(), Fault> {
+        // The opponent's MOVE (or the GAMEACC, for the first move) already asked for it.
+        Ok(())
+    }
+
+    async fn next(&mut self, on_turn: bool) -> Heard {
+        let m = match self.recv().await {
+            Ok(m) => m,
+            Err(f) => {
+                if f.forfeit == Forfeit::ProtocolError {
+                    // Garbage: the conversation cannot be trusted.
+                    self.channel.broken = true;
+                }
+                return Heard::Fault(f);
+            }
+        };
+        match m {
+            Message::Move(mv) if on_turn => {
+                self.turn = Turn::Referee;
+                Heard::Move {
+                    text: super::hub::move_text(mv.from, mv.to, &mv.captured),
+                    from: mv.from,
+                    to: mv.to,
+                    captured: mv.captured,
+                    claim: None,
+                }
+            }
+            Message::Move(mv) => Heard::Fault(Fault::new(
+                Forfeit::ProtocolError,
+                format!(
+                    "a move ({}) while it is not its turn",
+                    super::hub::move_text(mv.from, mv.to, &mv.captured)
+                ),
+            )),
+            Message::GameEnd { reason, stop } => {
+                self.leaving |= stop == 1;
+                match claim_of(reason) {
+                    Some(claim) => {
+                        // Confirmed once, when the game is ended ([`Engine::end_game`]).
+                        self.turn = Turn::EngineEnded;
+                        Heard::Claim(claim)
+                    }
+                    None => Heard::Fault(Fault::new(
+                        Forfeit::ProtocolError,
+                        format!("GAMEEND with reason {reason}"),
+                    )),
+                }
+            }
+            Message::Chat(_) | Message::BackAcc { .. } => Heard::Nothing,
+            Message::BackReq { .. } => {
+                // Taking moves back is not part of a refereed game: refused (code 1).
+                match self.send(&Message::BackAcc { code: 1 }).await {
+                    Ok(()) => Heard::Nothing,
+                    Err(f) => Heard::Fault(f),
+                }
+            }
+            m @ (Message::GameReq(_) | Message::GameAcc { .. }) => Heard::Fault(Fault::new(
+                Forfeit::ProtocolError,
+                format!("an unexpected {} during the game", message_name(&m)),
+            )),
+        }
+    }
+
+    async fn end_game(&mut self, ending: &Ending) {
+        let turn = std::mem::replace(&mut self.turn, Turn::Idle);
+        if self.channel.broken {
+            return;
+        }
+        match turn {
+            Turn::Idle => {}
+            Turn::EngineEnded => {
+                if self.send(&CONFIRMATION).await.is_err() {
+                    self.channel.broken = true;
+                }
+            }
+            Turn::Referee => self.initial_gameend(ending).await,
+            Turn::Engine => {
+                // Its turn: its message is the last word of the game.
+                loop {
+                    let said =
+                        tokio::time::timeout_at(ending.last_word_by.into(), self.recv()).await;
+                    match said {
+                        Ok(Ok(Message::Move(_))) => {
+                            // Not relayed: the game is over. The referee's GAMEEND answers it.
+                            self.initial_gameend(ending).await;
+                            break;
+                        }
+                        Ok(Ok(Message::GameEnd { stop, .. })) => {
+                            self.leaving |= stop == 1;
+                            if self.send(&CONFIRMATION).await.is_err() {
+                                self.channel.broken = true;
+                            }
+                            break;
+                        }
+                        Ok(Ok(Message::BackReq { .. })) => {
+                            if self.send(&Message::BackAcc { code: 1 }).await.is_err() {
+                                self.channel.broken = true;
+                                break;
+                            }
+                        }
+                        Ok(Ok(_)) => {}
+                        // No last word in time, or the engine gone: a GAMEEND now would be
+                        // out of turn, so the engine is ended and started again.
+                        Err(_) | Ok(Err(_)) => {
+                            self.channel.broken = true;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        if self.leaving {
+            self.channel.broken = true;
+            self.leaving = false;
+        }
+    }
+
+    async fn close(self: Box<Self>) {
+        self.channel.close(None).await;
     }
 }
 

@@ -24,13 +24,16 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
+use arbiter_rules::{Color, Position, Variant, Verdict};
+use async_trait::async_trait;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::process::{Child, Command};
 
-use super::dxp::{Message, MAX_MESSAGE};
-use super::game::Forfeit;
-use super::hub::{Line, MAX_LINE};
+use super::clock::Clocks;
+use super::dxp::MAX_MESSAGE;
+use super::game::{ClaimKind, Forfeit, Game};
+use super::hub::MAX_LINE;
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,53 +230,43 @@ pub struct Timeouts {
     pub gameend: Duration,
 }
 
-/// What an engine said.
-#[derive(Debug)]
-pub enum Said {
-    Dxp(Message),
-    Hub(Line),
-    /// A message that is not one (DXP), with why.
-    Garbage(String),
-    /// A message or line over the bound.
-    Oversized,
-    /// The engine is gone: the fault to charge (a crash, a disconnect).
-    Gone(Fault),
-}
-
 /// A listener shared by the slots of a `listen=` engine.
 pub type SharedListener = Arc<TcpListener>;
 
-enum Link {
-    Dxp {
-        reader: BufReader<tokio::net::tcp::OwnedReadHalf>,
-        writer: tokio::net::tcp::OwnedWriteHalf,
-    },
-    Hub {
-        stdin: ChildStdin,
-        reader: BufReader<ChildStdout>,
-    },
+/// What a channel read: a message or line (without its delimiter), one over the bound, or the
+/// end of the engine (the fault to charge: a crash, a disconnect).
+#[derive(Debug)]
+pub enum Frame {
+    Bytes(Vec<u8>),
+    Oversized,
+    Gone(Fault),
 }
 
-/// An engine the referee speaks to: its process (if the referee started it) and its link.
-pub struct Player {
-    pub spec: Arc<EngineSpec>,
+/// The bytes between the referee and an engine: a TCP connection (DXP, messages ended by NUL)
+/// or the standard input and output of its process (Hub, lines), and the process the referee
+/// started, if any.
+pub struct Channel {
     child: Option<Child>,
-    link: Link,
+    reader: Box<dyn AsyncBufRead + Send + Unpin>,
+    writer: Box<dyn AsyncWrite + Send + Unpin>,
+    delim: u8,
+    max: usize,
+    /// Whether an end of the process ends the conversation even while its connection is open
+    /// (DXP: a process may leave its socket to a child).
+    watch_exit: bool,
+    /// What closing looks like in words: "the connection", "its output".
+    what: &'static str,
     /// The bytes of a message or line read so far.
     buf: Vec<u8>,
-    /// Set when the connection can no longer be trusted: the engine is restarted before the next
-    /// game.
+    /// Set when the conversation can no longer be trusted: the engine is ended and started
+    /// again before its next game.
     pub broken: bool,
-    /// Hub: the parameters the engine declared (`param name=... values=...`).
-    pub params: Vec<Line>,
-    /// The squares of the board, for reading a DXP GAMEREQ.
-    squares: usize,
 }
 
 /// Reads from `reader` into `buf` up to `delim` (not kept), within `max` bytes. Safe to
 /// cancel: what was read stays in `buf` for the next call. `Ok(None)` at the end of the input
 /// with nothing pending; `Err(true)` when the message is over the bound.
-async fn read_frame<R: AsyncBufRead + Unpin>(
+async fn read_frame<R: AsyncBufRead + Unpin + ?Sized>(
     reader: &mut R,
     buf: &mut Vec<u8>,
     delim: u8,
@@ -307,6 +300,209 @@ async fn read_frame<R: AsyncBufRead + Unpin>(
         reader.consume(n);
     }
 }
+
+impl Channel {
+    /// The next message or line. Safe to cancel (in a `select!`).
+    pub async fn recv(&mut self) -> Frame {
+        let frame = if self.watch_exit {
+            let child = &mut self.child;
+            tokio::select! {
+                f = read_frame(&mut self.reader, &mut self.buf, self.delim, self.max) => f,
+                status = async {
+                    match child.as_mut() {
+                        Some(c) => c.wait().await,
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    self.broken = true;
+                    let words = status.map(exit_words).unwrap_or_else(|e| e.to_string());
+                    return Frame::Gone(Fault::new(Forfeit::Crash, words));
+                }
+            }
+        } else {
+            read_frame(&mut self.reader, &mut self.buf, self.delim, self.max).await
+        };
+        match frame {
+            Err(_) => Frame::Oversized,
+            Ok(None) => Frame::Gone(self.gone().await),
+            Ok(Some(bytes)) => Frame::Bytes(bytes),
+        }
+    }
+
+    /// Sends bytes as they are.
+    pub async fn send(&mut self, bytes: &[u8]) -> Result<(), Fault> {
+        if self.writer.write_all(bytes).await.is_err() || self.writer.flush().await.is_err() {
+            return Err(self.gone().await);
+        }
+        Ok(())
+    }
+
+    /// The fault of an engine whose input ended: a crash when its process has ended (within
+    /// half a second), else a disconnect.
+    async fn gone(&mut self) -> Fault {
+        self.broken = true;
+        if let Some(c) = self.child.as_mut() {
+            if let Ok(Ok(status)) = tokio::time::timeout(Duration::from_millis(500), c.wait()).await
+            {
+                return Fault::new(Forfeit::Crash, exit_words(status));
+            }
+        }
+        Fault::new(
+            Forfeit::Disconnect,
+            format!("the engine closed {}", self.what),
+        )
+    }
+
+    /// Whether the engine's process has ended (between games: it is started again).
+    pub fn exited(&mut self) -> bool {
+        self.child
+            .as_mut()
+            .is_some_and(|c| matches!(c.try_wait(), Ok(Some(_))))
+    }
+
+    /// Ends the conversation: `last` is sent (Hub `quit`), the writing half is shut, the
+    /// process is given a moment to exit, then killed.
+    pub async fn close(mut self, last: Option<&[u8]>) {
+        if let Some(bytes) = last {
+            let _ = tokio::time::timeout(Duration::from_millis(200), self.send(bytes)).await;
+        }
+        let _ = tokio::time::timeout(Duration::from_millis(200), self.writer.shutdown()).await;
+        if let Some(mut c) = self.child.take() {
+            if tokio::time::timeout(Duration::from_millis(500), c.wait())
+                .await
+                .is_err()
+            {
+                let _ = c.kill().await;
+            }
+        }
+    }
+}
+
+/// What an engine said, as the game reads it.
+#[derive(Debug)]
+pub enum Heard {
+    /// A move, by its squares (`text` as the engine wrote it), with a result claimed about the
+    /// position after it (Hub `claim=`).
+    Move {
+        from: u32,
+        to: u32,
+        captured: Vec<u32>,
+        text: String,
+        claim: Option<ClaimKind>,
+    },
+    /// A move that cannot be read as one: an `ILLEGAL_MOVE` (`unparsable`).
+    Unreadable { text: String, reason: String },
+    /// The engine ends the game with a claim (DXP GAMEEND; Hub `done` with `claim=` and no
+    /// move): about the position it was given.
+    Claim(ClaimKind),
+    /// A breach of the protocol, or the engine gone.
+    Fault(Fault),
+    /// Something to pass over (`info`, a chat, a stale answer).
+    Nothing,
+}
+
+/// A game as an engine is told of it when it starts.
+pub struct GameStart {
+    pub variant: &'static Variant,
+    /// Where the game starts.
+    pub start: Position,
+    /// The engine's colour.
+    pub side: Color,
+    /// The engine's time for the game.
+    pub time: Duration,
+    /// DXP's number of moves (0: none).
+    pub moves: u32,
+    pub timeouts: Timeouts,
+}
+
+impl GameStart {
+    pub fn new(game: &Game, side: Color, clocks: &Clocks, moves: u32, t: Timeouts) -> GameStart {
+        GameStart {
+            variant: game.variant,
+            start: game.start,
+            side,
+            time: clocks.initial(side),
+            moves,
+            timeouts: t,
+        }
+    }
+}
+
+/// A move as the protocols write it: from, to and the captured squares, as numbers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveNumbers {
+    pub from: u32,
+    pub to: u32,
+    pub captured: Vec<u32>,
+}
+
+/// A request for a move: the position as Hub hands it over (the position after the last
+/// irreversible move, and the king moves since), the moves made, the time left.
+pub struct Ask {
+    pub variant: &'static Variant,
+    pub pos: Position,
+    pub since: Vec<String>,
+    /// Plies played so far.
+    pub ply: usize,
+    /// The mover's time left.
+    pub left: Duration,
+    pub moves: u32,
+    pub timeouts: Timeouts,
+}
+
+impl Ask {
+    pub fn new(game: &Game, clocks: &Clocks, moves: u32, timeouts: Timeouts) -> Ask {
+        let (pos, since) = game.hub_history();
+        Ask {
+            variant: game.variant,
+            pos,
+            since,
+            ply: game.ply(),
+            left: clocks.left(game.side()),
+            moves,
+            timeouts,
+        }
+    }
+}
+
+/// The end of a game as an engine is told of it.
+pub struct Ending {
+    pub verdict: Verdict,
+    /// The engine's colour.
+    pub side: Color,
+    /// An engine whose turn it is may say its last word (a move, or its own end of the game)
+    /// until then.
+    pub last_word_by: Instant,
+    /// How long to wait for an answer to the referee's end of the game (DXP GAMEEND, Hub
+    /// `stop`).
+    pub wait: Duration,
+}
+
+/// An engine in its protocol: what the one game loop ([`super::play`]) needs of it. Each
+/// protocol is a file implementing it ([`super::dxp::DxpEngine`], [`super::hub::HubEngine`]);
+/// [`open`] starts or reaches an engine in its protocol.
+#[async_trait]
+pub trait Engine: Send {
+    fn spec(&self) -> &Arc<EngineSpec>;
+    fn channel(&mut self) -> &mut Channel;
+    /// Starts a game: the engine is told the position, its colour and its time, and has
+    /// accepted by the response timeout (the start-up timeout for the first answer of an
+    /// engine just started).
+    async fn start_game(&mut self, start: &GameStart) -> Result<(), Fault>;
+    /// Hands over the opponent's move, just played in `used`.
+    async fn moved(&mut self, mv: &MoveNumbers, used: Duration) -> Result<(), Fault>;
+    /// Asks for a move: it is the engine's turn.
+    async fn go(&mut self, ask: &Ask) -> Result<(), Fault>;
+    /// What the engine says next; `on_turn`: whether it is its turn. Safe to cancel.
+    async fn next(&mut self, on_turn: bool) -> Heard;
+    /// Ends the game as the protocol wants it, from where the engine stands in it.
+    async fn end_game(&mut self, ending: &Ending);
+    /// Ends the conversation and the process.
+    async fn close(self: Box<Self>);
+}
+
+/// An engine the referee speaks to.
+pub type Player = Box<dyn Engine>;
 
 /// Replaces the placeholders of a command word or folder.
 fn fill(text: &str, port: Option<u16>, slot: usize) -> String {
@@ -401,293 +597,126 @@ async fn connect_until(
     }
 }
 
-impl Player {
-    /// Starts or reaches the engine of `spec` for slot `slot` (1-based), and for a Hub engine
-    /// makes the handshake. `listener`: the referee's listener of a `listen=` engine.
-    /// `variant_param`: the Hub `variant` value of the match's variant, set when the engine
-    /// declares that parameter and the settings do not.
-    pub async fn open(
-        spec: Arc<EngineSpec>,
-        slot: usize,
-        listener: Option<SharedListener>,
-        squares: usize,
-        variant_param: Option<&str>,
-        timeouts: Timeouts,
-    ) -> Result<Player, OpenError> {
-        let deadline = Instant::now() + timeouts.startup;
-        match spec.protocol {
-            Protocol::Dxp => {
-                let (mut child, stream) = if let Some(listener) = listener {
-                    let port = listener.local_addr().ok().map(|a| a.port());
-                    let mut child = match &spec.cmd {
-                        Some(_) => Some(spawn(&spec, port, slot, false)?),
-                        None => None,
-                    };
-                    let accepted = tokio::select! {
-                        a = tokio::time::timeout_at(deadline.into(), listener.accept()) => a,
-                        status = async {
-                            match child.as_mut() {
-                                Some(c) => c.wait().await,
-                                None => std::future::pending().await,
-                            }
-                        } => {
-                            let words = status.map(exit_words).unwrap_or_else(|e| e.to_string());
-                            return Err(OpenError::Fault(Fault::new(Forfeit::Crash, words)));
-                        }
-                    };
-                    let stream = match accepted {
-                        Ok(Ok((s, _))) => s,
-                        Ok(Err(e)) => {
-                            return Err(OpenError::Fault(Fault::new(
-                                Forfeit::Disconnect,
-                                format!("accepting its connection failed: {e}"),
-                            )))
-                        }
-                        Err(_) => {
-                            return Err(OpenError::Fault(Fault::new(
-                                Forfeit::Stall,
-                                "the engine did not connect in time",
-                            )))
-                        }
-                    };
-                    (child, stream)
-                } else if let Some(addr) = &spec.connect {
-                    let mut none = None;
-                    let s = connect_until(addr, deadline, &mut none)
-                        .await
-                        .map_err(OpenError::Fault)?;
-                    (None, s)
-                } else {
-                    let port = free_port()?;
-                    let mut child = Some(spawn(&spec, Some(port), slot, false)?);
-                    let s = connect_until(&format!("127.0.0.1:{port}"), deadline, &mut child)
-                        .await
-                        .map_err(OpenError::Fault)?;
-                    (child.take(), s)
-                };
-                let _ = stream.set_nodelay(true);
-                let (r, w) = stream.into_split();
-                Ok(Player {
-                    spec,
-                    child: child.take(),
-                    link: Link::Dxp {
-                        reader: BufReader::new(r),
-                        writer: w,
-                    },
-                    buf: Vec::new(),
-                    broken: false,
-                    params: Vec::new(),
-                    squares,
-                })
-            }
-            Protocol::Hub => {
-                let mut child = spawn(&spec, None, slot, true)?;
-                let stdin = child.stdin.take().expect("piped stdin");
-                let stdout = child.stdout.take().expect("piped stdout");
-                let mut p = Player {
-                    spec,
-                    child: Some(child),
-                    link: Link::Hub {
-                        stdin,
-                        reader: BufReader::new(stdout),
-                    },
-                    buf: Vec::new(),
-                    broken: false,
-                    params: Vec::new(),
-                    squares,
-                };
-                p.handshake(deadline, variant_param)
-                    .await
-                    .map_err(OpenError::Fault)?;
-                Ok(p)
-            }
-        }
-    }
-
-    /// Hub: `hub` … `wait`, the parameters, `init` … `ready`, `ping` … `pong`, all by
-    /// `deadline`.
-    async fn handshake(
-        &mut self,
-        deadline: Instant,
-        variant_param: Option<&str>,
-    ) -> Result<(), Fault> {
-        self.send_line("hub").await?;
-        self.wait_for("wait", deadline, true).await?;
-        let mut sets = self.spec.options.clone();
-        if let Some(value) = variant_param {
-            let declared = self.params.iter().any(|p| {
-                p.arg("name") == Some("variant")
-                    && p.arg("values")
-                        .is_none_or(|vs| vs.split_whitespace().any(|x| x == value))
-            });
-            if declared && !sets.iter().any(|(n, _)| n == "variant") {
-                sets.push(("variant".into(), value.into()));
-            }
-        }
-        for (name, value) in sets {
-            let line = format!(
-                "set-param name={} value={}",
-                super::hub::quote(&name),
-                super::hub::quote(&value)
-            );
-            self.send_line(&line).await?;
-        }
-        self.send_line("init").await?;
-        self.wait_for("ready", deadline, false).await?;
-        // Some engines (GWD) test themselves after `ready` before they read on: the handshake
-        // ends when the engine answers.
-        self.send_line("ping").await?;
-        self.wait_for("pong", deadline, false).await
-    }
-
-    /// Reads lines until one whose command is `command`, by `deadline` (a stall after it).
-    /// `keep_params`: keep the `param` lines read on the way.
-    pub async fn wait_for(
-        &mut self,
-        command: &str,
-        deadline: Instant,
-        keep_params: bool,
-    ) -> Result<(), Fault> {
-        loop {
-            let said = tokio::time::timeout_at(deadline.into(), self.recv()).await;
-            match said {
-                Err(_) => {
-                    return Err(Fault::new(
-                        Forfeit::Stall,
-                        format!("no '{command}' in time"),
-                    ))
-                }
-                Ok(Said::Hub(line)) => {
-                    if line.command == command {
-                        return Ok(());
-                    }
-                    if keep_params && line.command == "param" {
-                        self.params.push(line);
-                    }
-                }
-                Ok(Said::Gone(f)) => return Err(f),
-                Ok(Said::Oversized) => {
-                    return Err(Fault::new(
-                        Forfeit::ProtocolError,
-                        format!("a line longer than {MAX_LINE} bytes"),
-                    ))
-                }
-                Ok(Said::Garbage(_) | Said::Dxp(_)) => {}
-            }
-        }
-    }
-
-    /// The next thing the engine says. Safe to cancel (in a `select!`).
-    pub async fn recv(&mut self) -> Said {
-        let frame = match &mut self.link {
-            Link::Dxp { reader, .. } => {
-                let child = &mut self.child;
-                tokio::select! {
-                    f = read_frame(reader, &mut self.buf, 0, MAX_MESSAGE) => f,
-                    status = async {
-                        match child.as_mut() {
-                            Some(c) => c.wait().await,
-                            None => std::future::pending().await,
-                        }
-                    } => {
-                        let words = status.map(exit_words).unwrap_or_else(|e| e.to_string());
-                        return Said::Gone(Fault::new(Forfeit::Crash, words));
-                    }
-                }
-            }
-            Link::Hub { reader, .. } => read_frame(reader, &mut self.buf, b'\n', MAX_LINE).await,
+/// The channel of a DXP engine: started and connected to, reached at its address, or
+/// connecting to the referee's listener, by `deadline`.
+async fn dxp_channel(
+    spec: &EngineSpec,
+    slot: usize,
+    listener: Option<SharedListener>,
+    deadline: Instant,
+) -> Result<Channel, OpenError> {
+    let (mut child, stream) = if let Some(listener) = listener {
+        let port = listener.local_addr().ok().map(|a| a.port());
+        let mut child = match &spec.cmd {
+            Some(_) => Some(spawn(spec, port, slot, false)?),
+            None => None,
         };
-        match frame {
-            Err(_) => Said::Oversized,
-            Ok(None) => Said::Gone(self.gone().await),
-            Ok(Some(bytes)) => match &self.link {
-                Link::Dxp { .. } => match Message::decode(&bytes, self.squares) {
-                    Ok(m) => Said::Dxp(m),
-                    Err(e) => Said::Garbage(e.0),
-                },
-                Link::Hub { .. } => {
-                    let text = String::from_utf8_lossy(&bytes);
-                    match Line::parse(&text) {
-                        Some(l) => Said::Hub(l),
-                        None => Said::Garbage("a blank line".into()),
-                    }
+        let accepted = tokio::select! {
+            a = tokio::time::timeout_at(deadline.into(), listener.accept()) => a,
+            status = async {
+                match child.as_mut() {
+                    Some(c) => c.wait().await,
+                    None => std::future::pending().await,
                 }
-            },
-        }
-    }
-
-    /// Whether the engine's process has ended (between games: it is started again).
-    pub fn exited(&mut self) -> bool {
-        self.child
-            .as_mut()
-            .is_some_and(|c| matches!(c.try_wait(), Ok(Some(_))))
-    }
-
-    /// The fault of an engine whose input ended: a crash when its process has ended (within
-    /// half a second), else a disconnect.
-    async fn gone(&mut self) -> Fault {
-        self.broken = true;
-        if let Some(c) = self.child.as_mut() {
-            if let Ok(Ok(status)) = tokio::time::timeout(Duration::from_millis(500), c.wait()).await
-            {
-                return Fault::new(Forfeit::Crash, exit_words(status));
+            } => {
+                let words = status.map(exit_words).unwrap_or_else(|e| e.to_string());
+                return Err(OpenError::Fault(Fault::new(Forfeit::Crash, words)));
             }
-        }
-        Fault::new(
-            Forfeit::Disconnect,
-            match self.link {
-                Link::Dxp { .. } => "the engine closed the connection",
-                Link::Hub { .. } => "the engine closed its output",
-            },
-        )
-    }
-
-    /// Sends a DXP message.
-    pub async fn send(&mut self, m: &Message) -> Result<(), Fault> {
-        let bytes = m
-            .encode()
-            .map_err(|e| Fault::new(Forfeit::ProtocolError, e.0))?;
-        let Link::Dxp { writer, .. } = &mut self.link else {
-            return Err(Fault::new(Forfeit::ProtocolError, "not a DXP engine"));
         };
-        if writer.write_all(&bytes).await.is_err() || writer.flush().await.is_err() {
-            return Err(self.gone().await);
-        }
-        Ok(())
-    }
-
-    /// Sends a Hub line (the newline is added).
-    pub async fn send_line(&mut self, line: &str) -> Result<(), Fault> {
-        let Link::Hub { stdin, .. } = &mut self.link else {
-            return Err(Fault::new(Forfeit::ProtocolError, "not a Hub engine"));
+        let stream = match accepted {
+            Ok(Ok((s, _))) => s,
+            Ok(Err(e)) => {
+                return Err(OpenError::Fault(Fault::new(
+                    Forfeit::Disconnect,
+                    format!("accepting its connection failed: {e}"),
+                )))
+            }
+            Err(_) => {
+                return Err(OpenError::Fault(Fault::new(
+                    Forfeit::Stall,
+                    "the engine did not connect in time",
+                )))
+            }
         };
-        let mut bytes = line.as_bytes().to_vec();
-        bytes.push(b'\n');
-        if stdin.write_all(&bytes).await.is_err() || stdin.flush().await.is_err() {
-            return Err(self.gone().await);
-        }
-        Ok(())
-    }
+        (child, stream)
+    } else if let Some(addr) = &spec.connect {
+        let mut none = None;
+        let s = connect_until(addr, deadline, &mut none)
+            .await
+            .map_err(OpenError::Fault)?;
+        (None, s)
+    } else {
+        let port = free_port()?;
+        let mut child = Some(spawn(spec, Some(port), slot, false)?);
+        let s = connect_until(&format!("127.0.0.1:{port}"), deadline, &mut child)
+            .await
+            .map_err(OpenError::Fault)?;
+        (child.take(), s)
+    };
+    let _ = stream.set_nodelay(true);
+    let (r, w) = stream.into_split();
+    Ok(Channel {
+        child: child.take(),
+        reader: Box::new(BufReader::new(r)),
+        writer: Box::new(w),
+        delim: 0,
+        max: MAX_MESSAGE,
+        watch_exit: true,
+        what: "the connection",
+        buf: Vec::new(),
+        broken: false,
+    })
+}
 
-    /// Ends the connection: Hub `quit`, a DXP connection closed; the process is given a moment
-    /// to exit, then killed.
-    pub async fn close(mut self) {
-        match &mut self.link {
-            Link::Hub { .. } => {
-                let _ =
-                    tokio::time::timeout(Duration::from_millis(200), self.send_line("quit")).await;
-            }
-            Link::Dxp { writer, .. } => {
-                let _ = writer.shutdown().await;
-            }
+/// The channel of a Hub engine: its process, started.
+fn hub_channel(spec: &EngineSpec, slot: usize) -> Result<Channel, OpenError> {
+    let mut child = spawn(spec, None, slot, true)?;
+    let stdin = child.stdin.take().expect("piped stdin");
+    let stdout = child.stdout.take().expect("piped stdout");
+    Ok(Channel {
+        child: Some(child),
+        reader: Box::new(BufReader::new(stdout)),
+        writer: Box::new(stdin),
+        delim: b'\n',
+        max: MAX_LINE,
+        watch_exit: false,
+        what: "its output",
+        buf: Vec::new(),
+        broken: false,
+    })
+}
+
+/// What opening an engine needs besides its spec.
+pub struct Opening {
+    /// The game slot, 1 to K.
+    pub slot: usize,
+    /// The referee's listener of a `listen=` engine.
+    pub listener: Option<SharedListener>,
+    /// The squares of the board.
+    pub squares: usize,
+    /// The Hub `variant` value of the match's variant, set when the engine declares that
+    /// parameter and its options do not.
+    pub variant_param: Option<&'static str>,
+    pub timeouts: Timeouts,
+}
+
+/// Starts or reaches the engine of `spec` in its protocol, and makes the protocol's
+/// handshake, within the start-up timeout.
+pub async fn open(spec: Arc<EngineSpec>, o: &Opening) -> Result<Player, OpenError> {
+    let deadline = Instant::now() + o.timeouts.startup;
+    match spec.protocol {
+        Protocol::Dxp => {
+            let channel = dxp_channel(&spec, o.slot, o.listener.clone(), deadline).await?;
+            Ok(Box::new(super::dxp::DxpEngine::new(
+                spec, channel, o.squares,
+            )))
         }
-        if let Some(mut c) = self.child.take() {
-            if tokio::time::timeout(Duration::from_millis(500), c.wait())
+        Protocol::Hub => {
+            let channel = hub_channel(&spec, o.slot)?;
+            let e = super::hub::HubEngine::open(spec, channel, o.variant_param, deadline)
                 .await
-                .is_err()
-            {
-                let _ = c.kill().await;
-            }
+                .map_err(OpenError::Fault)?;
+            Ok(Box::new(e))
         }
     }
 }

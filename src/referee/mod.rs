@@ -1,21 +1,26 @@
-//! `arbiter match`: a referee for matches between draughts engines, a front end on the rules
-//! engine and the operations like HTTP and the command line (it never imports `api` or
-//! `http`). It starts or reaches two engines that speak DXP or Hub, plays each opening twice
-//! with colours swapped, checks every move with the rules engine, keeps both clocks, ends every
-//! game for a stated reason, writes a PDN file of the games and gives live statistics.
-//! `docs/match.md` explains the options and the reasons.
+//! `arbiter match`: a referee for matches and tournaments between draughts engines, a front
+//! end on the rules engine and the operations like HTTP and the command line (it never imports
+//! `api` or `http`). It starts or reaches engines that speak DXP or Hub, plays each opening
+//! twice with colours swapped for each pairing, checks every move with the rules engine, keeps
+//! both clocks, ends every game for a stated reason, writes a PDN file of the games, gives live
+//! statistics and runs an SPRT; `arbiter match report` reads the files back. `docs/match.md`
+//! explains the options and the reasons.
 //!
 //! | module | what |
 //! |---|---|
-//! | [`dxp`] | DXP messages: encoding, decoding, the position letters |
-//! | [`hub`] | Hub lines, positions and moves |
-//! | [`engine`] | the engines: their settings, processes, connections, what they say |
-//! | [`game`] | one game: moves checked, the rules, adjudication, forfeits, claims |
+//! | [`engine`] | the engines: their settings, processes, channels, and the engine interface |
+//! | [`dxp`] | DXP: its messages, and an engine spoken to in it |
+//! | [`hub`] | Hub: its lines, positions and moves, and an engine spoken to in it |
+//! | [`play`] | one game: the one game loop over the engine interface |
+//! | [`game`] | one game's rules: moves checked, the rules, adjudication, forfeits, claims |
 //! | [`clock`] | the clocks |
 //! | [`openings`] | the openings file |
+//! | [`schedule`] | pairings, game pairs, shards |
 //! | [`pdn`] | the PDN record of a game |
-//! | [`stats`] | score, Elo difference and margin, likelihood of superiority |
-//! | [`runner`] | the schedule, the game slots, the collector and the summary |
+//! | [`report`] | the games read back from PDN files, standings, crosstable, pentanomial counts |
+//! | [`stats`] | score, Elo difference and margin, normalized Elo, likelihood of superiority |
+//! | [`sprt`] | the SPRT of the pentanomial model |
+//! | [`runner`] | the game slots, the collector, resume, the summary |
 
 pub mod clock;
 pub mod dxp;
@@ -24,7 +29,11 @@ pub mod game;
 pub mod hub;
 pub mod openings;
 pub mod pdn;
+pub mod play;
+pub mod report;
 pub mod runner;
+pub mod schedule;
+pub mod sprt;
 pub mod stats;
 
 use std::io::IsTerminal;
@@ -39,13 +48,35 @@ use game::Adjudicating;
 
 /// The options of `arbiter match`.
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct MatchArgs {
+    #[command(subcommand)]
+    pub command: Option<MatchCommand>,
     /// An engine, as key=value words: name=, proto=dxp|hub, cmd= (its command line; {port}
     /// and {slot} are filled in), dir=, connect=host:port, listen=[host:]port, tc=SECONDS,
     /// movetime= (Hub), option.NAME=VALUE (Hub set-param), gameend-wait=MS (DXP). Give it
-    /// twice; the first engine is the one the statistics speak for.
+    /// once per engine, at least twice; the first engine is the one a match's statistics and
+    /// SPRT speak for, and a gauntlet's challenger.
     #[arg(long, num_args = 1.., required = true, value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     pub engine: Vec<String>,
+    /// How the engines meet: every engine against every other (round-robin), or the first
+    /// against each of the others (gauntlet). Each pairing plays each opening twice, colours
+    /// swapped.
+    #[arg(long, default_value = "round-robin", value_parser = ["round-robin", "gauntlet"])]
+    pub tournament: String,
+    /// A sequential probability ratio test of the first engine against the second (a match of
+    /// two): elo0= elo1= (normalized Elo) [alpha=0.05] [beta=0.05]. The match stops when the
+    /// log likelihood ratio of the pentanomial counts crosses a bound.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// Go on from the games already in the PDN file (of a match started with the same
+    /// arguments): a torn last game is cut off, and the rest of the schedule is played.
+    #[arg(long)]
+    pub resume: bool,
+    /// Play the i-th of n slices of the schedule (1 <= i <= n): every n-th game pair. The
+    /// slices together are the whole schedule; `arbiter match report` merges their files.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
     /// Variant id (see `GET /v1/variants`): any variant on the dark squares of a board with
     /// men and kings only; over DXP, at most 99 squares.
     #[arg(long, default_value = "international")]
@@ -112,6 +143,122 @@ pub struct MatchArgs {
     /// (Hub) after a game.
     #[arg(long, default_value_t = 2000)]
     pub gameend_wait: u64,
+}
+
+/// What `arbiter match` does besides playing.
+#[derive(clap::Subcommand, Debug)]
+pub enum MatchCommand {
+    /// The results of PDN files written by `arbiter match` (a match, a tournament, the shards
+    /// of one): standings with Elo, margin and LOS, the crosstable, the pentanomial counts and
+    /// their figures, and with --sprt the SPRT's state.
+    Report(ReportArgs),
+}
+
+/// The options of `arbiter match report`.
+#[derive(clap::Args, Debug)]
+pub struct ReportArgs {
+    /// The PDN files (games of one match, merged by their numbers).
+    #[arg(value_name = "FILE.pdn")]
+    pub files: Vec<std::path::PathBuf>,
+    /// The SPRT of the first engine against the second: elo0= elo1= [alpha=] [beta=].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// One JSON document instead of the text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `arbiter match report`.
+pub fn run_report(mut args: ReportArgs) -> Result<(), Failure> {
+    let usage = |m: String| Failure(m, 2);
+    // `--sprt elo0=0 elo1=5 a.pdn`: the words after --sprt without `=` are files.
+    if let Some(words) = args.sprt.as_mut() {
+        let files: Vec<String> = words.iter().filter(|w| !w.contains('=')).cloned().collect();
+        words.retain(|w| w.contains('='));
+        args.files
+            .extend(files.into_iter().map(std::path::PathBuf::from));
+    }
+    if args.files.is_empty() {
+        return Err(usage("match report: give the PDN files to read".into()));
+    }
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(sprt::Sprt::parse)
+        .transpose()
+        .map_err(|e| usage(format!("--sprt: {e}")))?;
+    let mut files = Vec::new();
+    for path in &args.files {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| usage(format!("cannot read {name}: {e}")))?;
+        let read = report::read_text(&String::from_utf8_lossy(&bytes), &name).map_err(usage)?;
+        files.push((name, read));
+    }
+    let (records, torn) = report::merge(files).map_err(usage)?;
+    let names = report::engine_order(&records);
+    if sprt.is_some() && names.len() != 2 {
+        return Err(usage(format!(
+            "--sprt: the games are between {} engines; an SPRT is of a match of two",
+            names.len()
+        )));
+    }
+    let results = report::results(&names, &records, sprt.as_ref());
+    if args.json {
+        let mut v = serde_json::to_value(&results).unwrap_or_default();
+        v["files"] = args
+            .files
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .into();
+        v["torn"] = torn.into();
+        runner::emit(&v);
+    } else {
+        let mut lines = results.text();
+        if torn > 0 {
+            lines.push(format!(
+                "{torn} torn game(s) at the end of a file, not counted (a write cut short)"
+            ));
+        }
+        print_lines(&lines);
+    }
+    Ok(())
+}
+
+fn print_lines(lines: &[String]) {
+    let mut out = std::io::stdout().lock();
+    for l in lines {
+        if std::io::Write::write_all(&mut out, format!("{l}\n").as_bytes()).is_err() {
+            return;
+        }
+    }
+}
+
+/// The identity of a match (its games' `MatchId`): a hash of what decides its schedule and its
+/// games (the variant, the engines' names and settings, the openings, the tournament, rounds
+/// and games, the clocks and the adjudication), not of what only decides how it is run
+/// (concurrency, shard, SPRT, output, timeouts).
+fn match_id(args: &MatchArgs, specs: &[EngineSpec], openings: &[openings::Opening]) -> String {
+    let mut s = format!(
+        "{}|{}|{}|{:?}|{}|{}|{}|{:?}|{}|{}",
+        args.variant,
+        args.tournament,
+        args.rounds,
+        args.games,
+        args.tc,
+        args.moves,
+        args.adjudicate,
+        args.max_plies,
+        args.strict_claims,
+        args.time_margin
+    );
+    for e in specs {
+        s.push_str(&format!("|{}:{:?}:{:?}", e.name, e.tc, e.movetime));
+    }
+    for o in openings {
+        s.push_str(&format!("|{}:{:?}", o.source, o.position));
+    }
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(s.as_bytes()))
 }
 
 /// Whether the referee plays `v` over `protocol`: a variant on the dark squares of a grid
@@ -190,30 +337,53 @@ fn seconds(name: &str, s: f64) -> Result<Duration, Failure> {
 
 /// Runs `arbiter match`; `engines` holds the words of each `--engine`
 /// (`ArgMatches::get_occurrences`).
-pub fn run(args: MatchArgs, engines: Vec<Vec<String>>) -> Result<(), Failure> {
+pub fn run(mut args: MatchArgs, engines: Vec<Vec<String>>) -> Result<(), Failure> {
+    if let Some(MatchCommand::Report(r)) = args.command.take() {
+        return run_report(r);
+    }
     let usage = |m: String| Failure(m, 2);
     let variant =
         crate::ops::find_variant(&args.variant).map_err(|e| usage(e.problem().detail.clone()))?;
-    if engines.len() != 2 {
+    if engines.len() < 2 {
         return Err(usage(format!(
-            "a match is between two engines: --engine was given {} times",
+            "a match is between at least two engines: --engine was given {} time(s)",
             engines.len()
         )));
+    }
+    let tournament = schedule::Tournament::parse(&args.tournament).map_err(usage)?;
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(sprt::Sprt::parse)
+        .transpose()
+        .map_err(|e| usage(format!("--sprt: {e}")))?;
+    if sprt.is_some() && engines.len() != 2 {
+        return Err(usage(format!(
+            "--sprt: an SPRT is of a match of two engines; --engine was given {} times",
+            engines.len()
+        )));
+    }
+    let shard = args
+        .shard
+        .as_deref()
+        .map(schedule::Shard::parse)
+        .transpose()
+        .map_err(usage)?;
+    if sprt.is_some() && shard.is_some() {
+        return Err(usage(
+            "--sprt with --shard: a sharded run is of fixed length; give the SPRT to \
+             `arbiter match report --sprt` over the shards' files"
+                .into(),
+        ));
     }
     let specs: Vec<EngineSpec> = engines
         .iter()
         .map(|w| EngineSpec::parse(w))
         .collect::<Result<_, _>>()
         .map_err(|e| usage(format!("--engine: {e}")))?;
-    if specs[0].protocol != specs[1].protocol {
-        return Err(usage(
-            "the two engines must speak the same protocol (the referee relays DXP moves \
-             between DXP engines, and asks Hub engines for theirs)"
-                .into(),
-        ));
+    for s in &specs {
+        accepts(variant, s.protocol).map_err(usage)?;
     }
-    let protocol = specs[0].protocol;
-    accepts(variant, protocol).map_err(usage)?;
     if args.concurrency > 1 {
         if let Some(s) = specs.iter().find(|s| s.connect.is_some()) {
             return Err(usage(format!(
@@ -223,11 +393,13 @@ pub fn run(args: MatchArgs, engines: Vec<Vec<String>>) -> Result<(), Failure> {
             )));
         }
     }
-    if specs[0].name == specs[1].name {
-        return Err(usage(format!(
-            "both engines are named '{}': give them different name= values",
-            specs[0].name
-        )));
+    for (i, a) in specs.iter().enumerate() {
+        if specs[..i].iter().any(|b| b.name == a.name) {
+            return Err(usage(format!(
+                "two engines are named '{}': give them different name= values",
+                a.name
+            )));
+        }
     }
     for s in &specs {
         if let Some(tc) = s.tc {
@@ -265,18 +437,22 @@ pub fn run(args: MatchArgs, engines: Vec<Vec<String>>) -> Result<(), Failure> {
         .build()
         .map_err(|e| Failure(format!("cannot start the runtime: {e}"), 1))?;
     let json = args.json;
+    let id = match_id(&args, &specs, &openings);
     let summary = runtime.block_on(async {
-        let mut listeners = [None, None];
-        for (i, s) in specs.iter().enumerate() {
-            listeners[i] = engine::bind_listener(s).await.map_err(usage)?;
+        let mut listeners = Vec::new();
+        for s in specs.iter() {
+            listeners.push(engine::bind_listener(s).await.map_err(usage)?);
         }
-        let [a, b]: [EngineSpec; 2] = specs.try_into().expect("two engines");
         let settings = runner::Settings {
             variant,
             openings,
-            engines: [Arc::new(a), Arc::new(b)],
+            engines: specs.into_iter().map(Arc::new).collect(),
+            tournament,
             rounds: args.rounds as usize,
             games: args.games.map(|g| g as usize),
+            shard,
+            sprt,
+            resume: args.resume,
             concurrency: args.concurrency as usize,
             tc: tc.as_secs_f64(),
             moves: args.moves,
@@ -294,11 +470,12 @@ pub fn run(args: MatchArgs, engines: Vec<Vec<String>>) -> Result<(), Failure> {
             tables: Arc::new(tables),
             listeners,
             hub_variant: hub_variant(variant),
+            match_id: id,
         };
         // A signal ends the match here: the runtime is dropped with its tasks, and with them
         // the engine processes (started with `kill_on_drop`).
         tokio::select! {
-            r = runner::run(settings) => r.map_err(|e| Failure(e, 1)),
+            r = runner::run(settings) => r.map_err(|(e, code)| Failure(e, code)),
             _ = stop_signal() => Err(Failure(
                 "the match was stopped by a signal; its engines were ended".into(),
                 130,
@@ -319,20 +496,24 @@ pub fn run(args: MatchArgs, engines: Vec<Vec<String>>) -> Result<(), Failure> {
 
 fn print_summary(s: &runner::Summary) {
     let mut lines = vec![format!(
-        "{} games ({} unfinished), {} plies, {:.1} s; PDN: {}",
-        s.games, s.unfinished, s.plies, s.seconds, s.pdn
+        "{} games of {} ({} read back from the file), {:.1} s; PDN: {}{}",
+        s.results.games,
+        s.scheduled,
+        s.resumed,
+        s.seconds,
+        s.pdn,
+        match (&s.stopped, &s.results.sprt) {
+            (Some(_), Some(st)) => format!("; stopped: {}", st.words()),
+            _ => String::new(),
+        }
     )];
-    for e in &s.engines {
-        lines.push(format!("{}: {}", e.name, e.report.line()));
-        let [w, b] = e.by_colour;
-        lines.push(format!(
-            "  with White +{} ={} -{}, with Black +{} ={} -{}",
-            w[0], w[1], w[2], b[0], b[1], b[2]
-        ));
+    lines.extend(s.results.text());
+    for e in &s.results.standings {
         if !e.forfeits.is_empty() || e.false_claims > 0 {
             let f: Vec<String> = e.forfeits.iter().map(|(k, n)| format!("{k} {n}")).collect();
             lines.push(format!(
-                "  forfeits: {}; false claims: {}",
+                "{}: forfeits: {}; false claims: {}",
+                e.name,
                 if f.is_empty() {
                     "none".into()
                 } else {
@@ -342,25 +523,19 @@ fn print_summary(s: &runner::Summary) {
             ));
         }
     }
-    let reasons: Vec<String> = s.reasons.iter().map(|(k, n)| format!("{k} {n}")).collect();
-    lines.push(format!("reasons: {}", reasons.join(", ")));
-    if let Some(first) = s.engines.first() {
-        lines.push(format!("openings ({}'s score):", first.name));
+    if s.restarts > 0 {
+        lines.push(format!(
+            "engines started again after failing at a game's start: {}",
+            s.restarts
+        ));
+    }
+    if let Some(first) = s.results.engines.first().filter(|_| !s.openings.is_empty()) {
+        lines.push(format!("openings ({first}'s score):"));
         for o in &s.openings {
-            lines.push(format!(
-                "  {} ({}): {}",
-                o.number,
-                o.source,
-                o.report.line()
-            ));
+            lines.push(format!("  {}: {}", o.source, o.report.line()));
         }
     }
-    let mut out = std::io::stdout().lock();
-    for l in lines {
-        if std::io::Write::write_all(&mut out, format!("{l}\n").as_bytes()).is_err() {
-            return;
-        }
-    }
+    print_lines(&lines);
 }
 
 /// SIGINT or SIGTERM.

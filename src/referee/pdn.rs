@@ -4,7 +4,8 @@
 //! reason the game ended (`Termination`, with the words in `TerminationDetail`), the time
 //! control and the clocks at the end (`TimeControl`, or `WhiteTimeControl` and
 //! `BlackTimeControl` with time odds; `WhiteClock`, `BlackClock`), the opening
-//! (`Opening`), then the moves played, each checked. An illegal move is a comment after the
+//! (`Opening`), the result from White's side (`Verdict`: `white_wins`, `black_wins`, `draw`,
+//! `unknown`) and the match (`MatchId`), then the moves played, each checked. An illegal move is a comment after the
 //! last legal one; a game the rules or the adjudication ended says so in a comment. The reason
 //! codes are those `/judge` uses, and the referee's own for forfeits and claims.
 
@@ -27,6 +28,8 @@ pub struct Tags<'a> {
     /// (0: none).
     pub time: [f64; 2],
     pub moves: u32,
+    /// The match's identity (`MatchId`): the same for every game of a match and its shards.
+    pub match_id: &'a str,
 }
 
 /// The result of a game as its PDN tag writes it (`2-0`, `1-1`, `0-2`, `*` in the
@@ -76,6 +79,11 @@ pub fn game_text(tags: &Tags, game: &Game, end: &GameEnd, clocks: &Clocks) -> St
         ("PlyCount".to_string(), game.ply().to_string()),
         ("Termination".to_string(), end.code.to_string()),
         ("TerminationDetail".to_string(), end.detail.clone()),
+        (
+            "Verdict".to_string(),
+            super::play::verdict_code(end.verdict).to_string(),
+        ),
+        ("MatchId".to_string(), tags.match_id.to_string()),
     ]);
     // The judgement the writer reads: the rules' or the adjudication's reason when they
     // ended the game; a forfeit or a claim leaves the moves undecided, and the tags say why.

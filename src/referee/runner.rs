@@ -1,26 +1,28 @@
-//! The match: the schedule of games (each opening twice, colours swapped, round after
-//! round), K slots playing at once, each with its own engine processes, and the collector that
-//! writes the PDN file in game order, the live statistics and the summary.
+//! The match: the schedule of games ([`super::schedule`]: each pairing plays each opening
+//! twice, colours swapped, round after round; a shard's slice of it), K slots playing at once,
+//! each with its own engine processes, and the collector that writes the PDN file in schedule
+//! order (each game in one write, synced), the live standing and SPRT, and the summary. With
+//! `--resume` the games already in the file are read back and only the rest is played.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::io::Write;
+use std::io::{Seek, Write};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use arbiter_rules::{Color, Variant, Verdict};
+use arbiter_rules::{Color, Variant};
 use serde::Serialize;
 use serde_json::json;
 use tokio::sync::mpsc;
 
 use super::clock::{clock_text, Clocks};
-use super::dxp::{self, GameReq, Message, MoveMsg};
-use super::engine::{
-    EngineSpec, Fault, OpenError, Player, Protocol, Said, SharedListener, Timeouts,
-};
-use super::game::{Adjudicating, ClaimKind, ClaimRecord, Forfeit, Game, GameEnd};
-use super::hub;
+use super::engine::{self, EngineSpec, OpenError, Player, SharedListener, Timeouts};
+use super::game::{Adjudicating, Game, GameEnd};
 use super::openings::Opening;
 use super::pdn;
+use super::play;
+use super::report::{self, Outcome, Record, Results};
+use super::schedule::{Scheduled, Shard, Tournament};
+use super::sprt::{Decision, Sprt};
 use super::stats::{Report, Tally};
 use crate::tables::TableStore;
 
@@ -28,11 +30,15 @@ use crate::tables::TableStore;
 pub struct Settings {
     pub variant: &'static Variant,
     pub openings: Vec<Opening>,
-    /// The two engines; the first is the one the statistics speak for.
-    pub engines: [Arc<EngineSpec>; 2],
+    /// The engines, in `--engine` order; the first is the one a match's statistics speak for.
+    pub engines: Vec<Arc<EngineSpec>>,
+    pub tournament: Tournament,
     pub rounds: usize,
     /// At most this many games (`None`: every game of the rounds).
     pub games: Option<usize>,
+    pub shard: Option<Shard>,
+    pub sprt: Option<Sprt>,
+    pub resume: bool,
     pub concurrency: usize,
     /// Default game time, seconds.
     pub tc: f64,
@@ -46,25 +52,16 @@ pub struct Settings {
     pub progress: bool,
     pub event: String,
     pub tables: Arc<TableStore>,
-    /// The listeners of `listen=` engines.
-    pub listeners: [Option<SharedListener>; 2],
+    /// The listeners of `listen=` engines, by engine.
+    pub listeners: Vec<Option<SharedListener>>,
     /// The Hub `variant` parameter value of the variant, if Hub has one.
     pub hub_variant: Option<&'static str>,
-}
-
-/// One game of the schedule.
-#[derive(Clone, Copy, Debug)]
-struct Scheduled {
-    number: usize,
-    round: usize,
-    /// Index into the openings.
-    opening: usize,
-    /// The engine (0 or 1) that plays White.
-    white: usize,
+    /// The match's identity (`MatchId` of its games).
+    pub match_id: String,
 }
 
 /// A played game, as the collector gets it.
-struct Played {
+struct Finished {
     s: Scheduled,
     end: GameEnd,
     result: &'static str,
@@ -72,236 +69,275 @@ struct Played {
     seconds: f64,
     clocks: [Duration; 2],
     pdn: String,
-}
-
-fn idx(c: Color) -> usize {
-    match c {
-        Color::White => 0,
-        Color::Black => 1,
-    }
-}
-
-/// The schedule: round after round, each opening twice, the first engine White first.
-fn schedule(settings: &Settings) -> Vec<Scheduled> {
-    let mut out = Vec::new();
-    let per_round = settings.openings.len() * 2;
-    let rounds = match settings.games {
-        Some(n) => settings.rounds.max(n.div_ceil(per_round)),
-        None => settings.rounds,
-    };
-    'rounds: for round in 1..=rounds {
-        for opening in 0..settings.openings.len() {
-            for white in [0, 1] {
-                if settings.games.is_some_and(|n| out.len() >= n) {
-                    break 'rounds;
-                }
-                out.push(Scheduled {
-                    number: out.len() + 1,
-                    round,
-                    opening,
-                    white,
-                });
-            }
-        }
-    }
-    out
+    opening: String,
 }
 
 /// The match's figures as the summary gives them.
 #[derive(Clone, Debug, Serialize)]
 pub struct Summary {
-    pub games: usize,
-    /// Games without a result (`*`).
-    pub unfinished: usize,
-    pub engines: Vec<EngineSummary>,
+    #[serde(flatten)]
+    pub results: Results,
+    /// Games read back from the PDN file (`--resume`).
+    pub resumed: usize,
+    /// The games of the schedule (of the shard).
+    pub scheduled: usize,
+    /// Why the match stopped before its schedule's end, if it did (`sprt`).
+    pub stopped: Option<String>,
+    /// Per opening, the first engine's figures (a match between two engines).
     pub openings: Vec<OpeningSummary>,
-    /// How many games ended for each reason.
-    pub reasons: BTreeMap<String, usize>,
-    pub plies: usize,
+    /// Engines started again after they failed at the start of a game they then replayed.
+    pub restarts: usize,
     pub seconds: f64,
     pub pdn: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct EngineSummary {
-    pub name: String,
-    #[serde(flatten)]
-    pub report: Report,
-    /// Games won and lost with White, then with Black: `[[w, d, l], [w, d, l]]`.
-    pub by_colour: [[u32; 3]; 2],
-    /// Games this engine forfeited, by reason.
-    pub forfeits: BTreeMap<String, usize>,
-    /// Claims rejected as false.
-    pub false_claims: usize,
-}
-
-#[derive(Clone, Debug, Serialize)]
 pub struct OpeningSummary {
-    pub number: usize,
     pub source: String,
-    /// The first engine's figures with this opening.
     #[serde(flatten)]
     pub report: Report,
 }
 
-/// Runs the match; returns its summary, or why it stopped.
-pub async fn run(settings: Settings) -> Result<Summary, String> {
+/// What the slots tell the collector.
+enum Event {
+    Game(Box<Finished>),
+    /// An engine failed at the start of a game after an earlier game: started again, and
+    /// the game played from its start.
+    Restart {
+        game: usize,
+        engine: String,
+        reason: &'static str,
+        detail: String,
+    },
+}
+
+fn names(settings: &Settings) -> Vec<String> {
+    settings.engines.iter().map(|e| e.name.clone()).collect()
+}
+
+/// The games of the PDN file already there (`--resume`), checked against the schedule, and
+/// the file opened to append the rest: a torn last game is cut off.
+fn open_pdn(
+    settings: &Settings,
+    schedule: &[Scheduled],
+) -> Result<(std::fs::File, Vec<Record>), String> {
+    let path = &settings.pdn;
+    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    if !settings.resume || !path.exists() {
+        let f = std::fs::File::create(path).map_err(cannot)?;
+        return Ok((f, Vec::new()));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let name = path.display().to_string();
+    let read = report::read_text(&text, &name)?;
+    for r in &read.records {
+        if r.match_id.as_deref() != Some(settings.match_id.as_str()) {
+            return Err(format!(
+                "{name}: its games are of another match (MatchId {}, this match's {}): \
+                 --resume needs the arguments the match started with",
+                r.match_id.as_deref().unwrap_or("none"),
+                settings.match_id
+            ));
+        }
+        let s = schedule.iter().find(|s| s.number == r.number);
+        let names = names(settings);
+        let fits = s.is_some_and(|s| names[s.white] == r.white && names[s.black] == r.black);
+        if !fits {
+            return Err(format!(
+                "{name}: game {} ({} - {}) is not in this match's schedule{}",
+                r.number,
+                r.white,
+                r.black,
+                if settings.shard.is_some() {
+                    " (of this shard)"
+                } else {
+                    ""
+                }
+            ));
+        }
+    }
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(cannot)?;
+    // Cut off a torn last game; the rest is appended.
+    f.set_len(read.whole_len as u64).map_err(cannot)?;
+    f.seek(std::io::SeekFrom::End(0)).map_err(cannot)?;
+    Ok((f, read.records))
+}
+
+/// The record of a game just played, as the file will give it back.
+fn record_of(settings: &Settings, p: &Finished) -> Record {
+    let names = names(settings);
+    Record {
+        number: p.s.number,
+        round: p.s.round,
+        white: names[p.s.white].clone(),
+        black: names[p.s.black].clone(),
+        outcome: match p.end.verdict {
+            arbiter_rules::Verdict::WhiteWins => Outcome::WhiteWins,
+            arbiter_rules::Verdict::BlackWins => Outcome::BlackWins,
+            arbiter_rules::Verdict::Draw => Outcome::Draw,
+            _ => Outcome::Unknown,
+        },
+        termination: p.end.code.to_string(),
+        plies: p.plies,
+        opening: p.opening.clone(),
+        match_id: Some(settings.match_id.clone()),
+    }
+}
+
+/// Runs the match; returns its summary, or why it stopped and the exit code (2: the PDN file
+/// does not fit `--resume`; 1: the match could not go on).
+pub async fn run(settings: Settings) -> Result<Summary, (String, u8)> {
     let settings = Arc::new(settings);
-    let games = schedule(&settings);
-    let total = games.len();
-    let queue = Arc::new(Mutex::new(games.into_iter().collect::<VecDeque<_>>()));
-    let (tx, mut rx) = mpsc::channel::<Played>(64);
+    let names = names(&settings);
+    let pairings = settings.tournament.pairings(settings.engines.len());
+    let full = super::schedule::schedule(
+        settings.openings.len(),
+        &pairings,
+        settings.rounds,
+        settings.games,
+    );
+    let schedule = match settings.shard {
+        Some(shard) => shard.slice(&full),
+        None => full,
+    };
     let started = Instant::now();
-    let mut out = std::fs::File::create(&settings.pdn)
-        .map(std::io::BufWriter::new)
-        .map_err(|e| format!("cannot write {}: {e}", settings.pdn.display()))?;
+    let (mut out, mut records) = open_pdn(&settings, &schedule).map_err(|e| (e, 2))?;
+    let resumed = records.len();
+    let done: std::collections::HashSet<usize> = records.iter().map(|r| r.number).collect();
+    let remaining: Vec<Scheduled> = schedule
+        .iter()
+        .filter(|s| !done.contains(&s.number))
+        .copied()
+        .collect();
+    let sprt = settings.sprt.as_ref();
+    let decided = |records: &[Record]| {
+        sprt.is_some_and(|s| {
+            report::results(&names, records, Some(s))
+                .sprt
+                .is_some_and(|st| st.decision != Decision::Continue)
+        })
+    };
+    let already = decided(&records);
+    let queue: VecDeque<Scheduled> = if already {
+        VecDeque::new()
+    } else {
+        remaining.iter().copied().collect()
+    };
+    let total = queue.len();
+    let queue = Arc::new(Mutex::new(queue));
+    let (tx, mut rx) = mpsc::channel::<Event>(64);
     let slots = settings.concurrency.min(total.max(1));
     let mut workers = tokio::task::JoinSet::new();
-    for slot in 1..=slots {
-        let (settings, queue, tx) = (settings.clone(), queue.clone(), tx.clone());
-        workers.spawn(async move { worker(slot, settings, queue, tx).await });
+    if total > 0 {
+        for slot in 1..=slots {
+            let (settings, queue, tx) = (settings.clone(), queue.clone(), tx.clone());
+            workers.spawn(async move { worker(slot, settings, queue, tx).await });
+        }
     }
     drop(tx);
-    let names = [
-        settings.engines[0].name.clone(),
-        settings.engines[1].name.clone(),
-    ];
     if settings.json {
         emit(&json!({
             "event": "start",
             "variant": settings.variant.id(),
-            "games": total,
+            "tournament": settings.tournament.name(),
+            "games": schedule.len(),
+            "resumed": resumed,
+            "to_play": total,
+            "shard": settings.shard,
             "openings": settings.openings.len(),
             "concurrency": slots,
-            "engines": [
-                {"name": names[0], "protocol": settings.engines[0].protocol.name()},
-                {"name": names[1], "protocol": settings.engines[1].protocol.name()},
-            ],
+            "engines": settings.engines.iter().map(|e| json!({
+                "name": e.name, "protocol": e.protocol.name(),
+            })).collect::<Vec<_>>(),
+            "sprt": settings.sprt,
             "pdn": settings.pdn.display().to_string(),
+            "match_id": settings.match_id,
         }));
     }
     let bar = if settings.progress {
-        indicatif::ProgressBar::new(total as u64).with_style(
+        indicatif::ProgressBar::new(schedule.len() as u64).with_style(
             indicatif::ProgressStyle::with_template("{pos}/{len} {wide_msg} {elapsed}")
                 .expect("a valid template"),
         )
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let mut tally = Tally::default();
-    let mut colour = [[[0u32; 3]; 2]; 2];
-    let mut per_opening = vec![Tally::default(); settings.openings.len()];
-    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
-    let mut forfeits: [BTreeMap<String, usize>; 2] = Default::default();
-    let mut false_claims = [0usize; 2];
-    let (mut plies, mut unfinished, mut done) = (0usize, 0usize, 0usize);
-    // Games finish out of order; the file gets them in order.
-    let mut pending: BTreeMap<usize, String> = BTreeMap::new();
-    let mut next_to_write = 1;
+    bar.set_position(resumed as u64);
+    // Games finish out of order; the file gets them in schedule order.
+    let mut pending: BTreeMap<usize, Box<Finished>> = BTreeMap::new();
+    let mut next = 0;
     let mut failure: Option<String> = None;
-    while let Some(p) = rx.recv().await {
-        done += 1;
-        plies += p.plies;
-        *reasons.entry(p.end.code.to_string()).or_default() += 1;
-        let white = p.s.white;
-        let black = 1 - white;
-        // The first engine's result.
-        let first_colour = if white == 0 {
-            Color::White
-        } else {
-            Color::Black
+    let mut stopped: Option<String> = None;
+    let mut restarts = 0;
+    while let Some(event) = rx.recv().await {
+        let p = match event {
+            Event::Game(p) => p,
+            Event::Restart {
+                game,
+                engine,
+                reason,
+                detail,
+            } => {
+                restarts += 1;
+                if settings.json {
+                    emit(&json!({
+                        "event": "restart", "game": game, "engine": engine,
+                        "reason": reason, "detail": detail,
+                    }));
+                } else {
+                    bar.suspend(|| {
+                        eprintln!(
+                            "game {game}: {engine} failed at its start ({reason}: {detail}); \
+                             started again, the game is played from its start"
+                        )
+                    });
+                }
+                continue;
+            }
         };
-        let r = match p.end.verdict {
-            Verdict::Draw => Some(1),
-            v if v == Verdict::win_for(first_colour) => Some(0),
-            Verdict::WhiteWins | Verdict::BlackWins => Some(2),
-            _ => None,
-        };
-        match r {
-            Some(0) => {
-                tally.wins += 1;
-                per_opening[p.s.opening].wins += 1;
-            }
-            Some(1) => {
-                tally.draws += 1;
-                per_opening[p.s.opening].draws += 1;
-            }
-            Some(_) => {
-                tally.losses += 1;
-                per_opening[p.s.opening].losses += 1;
-            }
-            None => unfinished += 1,
-        }
-        if let Some(r) = r {
-            colour[0][idx(first_colour)][r] += 1;
-            colour[1][idx(first_colour.opponent())][2 - r] += 1;
-        }
-        if let Some((side, f)) = p.end.forfeit {
-            let engine = if side == Color::White { white } else { black };
-            *forfeits[engine].entry(f.code().to_string()).or_default() += 1;
-        }
-        if let Some(c) = &p.end.claim {
-            if c.status == "false" {
-                let engine = if c.by == "white" { white } else { black };
-                false_claims[engine] += 1;
-            }
-        }
-        pending.insert(p.s.number, p.pdn.clone());
-        while let Some(text) = pending.remove(&next_to_write) {
-            if next_to_write > 1 {
-                let _ = writeln!(out);
-            }
-            if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        pending.insert(p.s.number, p);
+        while let Some(p) = remaining.get(next).and_then(|s| pending.remove(&s.number)) {
+            next += 1;
+            let mut text = p.pdn.clone();
+            text.push('\n');
+            if let Err(e) = out
+                .write_all(text.as_bytes())
+                .and_then(|()| out.sync_data())
+            {
                 failure.get_or_insert(format!("cannot write {}: {e}", settings.pdn.display()));
             }
-            next_to_write += 1;
-        }
-        let standing = tally.report();
-        let opening = &settings.openings[p.s.opening];
-        if settings.json {
-            emit(&json!({
-                "event": "game",
-                "game": p.s.number,
-                "round": p.s.round,
-                "opening": opening.number,
-                "opening_source": opening.source,
-                "white": names[white],
-                "black": names[black],
-                "result": p.result,
-                "verdict": verdict_code(p.end.verdict),
-                "reason": p.end.code,
-                "detail": p.end.detail,
-                "violation": p.end.violation,
-                "claim": p.end.claim,
-                "plies": p.plies,
-                "seconds": p.seconds,
-                "clock": {
-                    "white": clock_text(p.clocks[0]),
-                    "black": clock_text(p.clocks[1]),
-                },
-                "played": done,
-                "of": total,
-                "standing": { "engine": names[0], "report": standing },
-            }));
-        } else {
-            bar.set_position(done as u64);
-            bar.set_message(format!("{}: {}", names[0], standing.line()));
-            if !settings.progress {
-                // No terminal: one line per game on standard error.
-                eprintln!(
-                    "game {}/{}: {} - {} {} ({}, {} plies); {}: {}",
-                    p.s.number,
-                    total,
-                    names[white],
-                    names[black],
-                    p.result,
-                    p.end.code,
-                    p.plies,
-                    names[0],
-                    standing.line()
-                );
+            records.push(record_of(&settings, &p));
+            let results = report::results(&names, &records, sprt);
+            emit_game(
+                &settings,
+                &names,
+                &p,
+                &results,
+                records.len(),
+                schedule.len(),
+                &bar,
+            );
+            if results
+                .sprt
+                .is_some_and(|s| s.decision != Decision::Continue)
+            {
+                stopped = Some("sprt".into());
+                break;
             }
         }
+        if stopped.is_some() || failure.is_some() {
+            break;
+        }
+    }
+    if stopped.is_some() || failure.is_some() {
+        // The games still being played are abandoned: their engines end with their slots.
+        queue.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        workers.abort_all();
     }
     bar.finish_and_clear();
     while let Some(joined) = workers.join_next().await {
@@ -310,52 +346,126 @@ pub async fn run(settings: Settings) -> Result<Summary, String> {
             Ok(Err(e)) => {
                 failure.get_or_insert(e);
             }
+            Err(e) if e.is_cancelled() => {}
             Err(e) => {
                 failure.get_or_insert(format!("a game slot failed: {e}"));
             }
         }
     }
     if let Some(e) = failure {
-        return Err(e);
+        return Err((e, 1));
     }
-    let engines = (0..2)
-        .map(|i| EngineSummary {
-            name: names[i].clone(),
-            report: if i == 0 { tally } else { tally.mirrored() }.report(),
-            by_colour: colour[i],
-            forfeits: forfeits[i].clone(),
-            false_claims: false_claims[i],
-        })
-        .collect();
-    let openings = settings
-        .openings
-        .iter()
-        .zip(&per_opening)
-        .filter(|(_, t)| t.games() > 0)
-        .map(|(o, t)| OpeningSummary {
-            number: o.number,
-            source: o.source.clone(),
-            report: t.report(),
-        })
-        .collect();
+    if already {
+        stopped = Some("sprt".into());
+    }
+    let results = report::results(&names, &records, sprt);
+    let openings = if names.len() == 2 {
+        let mut by: BTreeMap<String, Tally> = BTreeMap::new();
+        let mut order: Vec<String> = Vec::new();
+        let mut sorted: Vec<&Record> = records.iter().collect();
+        sorted.sort_by_key(|r| r.number);
+        for r in sorted {
+            let t = by.entry(r.opening.clone()).or_insert_with(|| {
+                order.push(r.opening.clone());
+                Tally::default()
+            });
+            let first_white = r.white == names[0];
+            match (r.outcome, first_white) {
+                (Outcome::Draw, _) => t.draws += 1,
+                (Outcome::WhiteWins, true) | (Outcome::BlackWins, false) => t.wins += 1,
+                (Outcome::WhiteWins, false) | (Outcome::BlackWins, true) => t.losses += 1,
+                (Outcome::Unknown, _) => {}
+            }
+        }
+        order
+            .into_iter()
+            .map(|o| OpeningSummary {
+                report: by[&o].report(),
+                source: o,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Ok(Summary {
-        games: done,
-        unfinished,
-        engines,
+        results,
+        resumed,
+        scheduled: schedule.len(),
+        stopped,
         openings,
-        reasons,
-        plies,
+        restarts,
         seconds: started.elapsed().as_secs_f64(),
         pdn: settings.pdn.display().to_string(),
     })
 }
 
-fn verdict_code(v: Verdict) -> &'static str {
-    match v {
-        Verdict::WhiteWins => "white_wins",
-        Verdict::BlackWins => "black_wins",
-        Verdict::Draw => "draw",
-        _ => "unknown",
+/// The event of a game written: an NDJSON line, or the progress line (a line on standard
+/// error without a terminal).
+fn emit_game(
+    settings: &Settings,
+    names: &[String],
+    p: &Finished,
+    results: &Results,
+    played: usize,
+    of: usize,
+    bar: &indicatif::ProgressBar,
+) {
+    let first = results.standings.iter().find(|s| s.name == names[0]);
+    let standing = first.map(|s| s.report);
+    if settings.json {
+        emit(&json!({
+            "event": "game",
+            "game": p.s.number,
+            "round": p.s.round,
+            "opening": settings.openings[p.s.opening].number,
+            "opening_source": p.opening,
+            "white": names[p.s.white],
+            "black": names[p.s.black],
+            "result": p.result,
+            "verdict": play::verdict_code(p.end.verdict),
+            "reason": p.end.code,
+            "detail": p.end.detail,
+            "violation": p.end.violation,
+            "claim": p.end.claim,
+            "plies": p.plies,
+            "seconds": p.seconds,
+            "clock": {
+                "white": clock_text(p.clocks[0]),
+                "black": clock_text(p.clocks[1]),
+            },
+            "played": played,
+            "of": of,
+            "standing": { "engine": names[0], "report": standing },
+            "standings": results.standings.iter().map(|s| json!({
+                "name": s.name, "points": s.report.points, "games": s.report.games,
+            })).collect::<Vec<_>>(),
+            "pentanomial": results.pairings.iter().map(|x| json!({
+                "first": x.first, "second": x.second, "counts": x.pentanomial.counts,
+            })).collect::<Vec<_>>(),
+            "sprt": results.sprt,
+        }));
+        return;
+    }
+    let mut line = match standing {
+        Some(r) if names.len() == 2 => format!("{}: {}", names[0], r.line()),
+        _ => results
+            .standings
+            .iter()
+            .map(|s| format!("{} {}/{}", s.name, s.report.points, s.report.games))
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    if let Some(s) = &results.sprt {
+        line.push_str(&format!("; LLR {}", s.line()));
+    }
+    bar.set_position(played as u64);
+    bar.set_message(line.clone());
+    if !settings.progress {
+        // No terminal: one line per game on standard error.
+        eprintln!(
+            "game {}/{}: {} - {} {} ({}, {} plies); {line}",
+            p.s.number, of, names[p.s.white], names[p.s.black], p.result, p.end.code, p.plies,
+        );
     }
 }
 
@@ -367,670 +477,175 @@ pub fn emit(value: &serde_json::Value) {
     }
 }
 
+/// Opens the engine `e` for slot `slot` if it is not open.
+async fn ensure_open(
+    settings: &Settings,
+    slot: usize,
+    players: &mut [Option<Player>],
+    e: usize,
+) -> Result<Option<engine::Fault>, String> {
+    if players[e].is_some() {
+        return Ok(None);
+    }
+    let o = engine::Opening {
+        slot,
+        listener: settings.listeners[e].clone(),
+        squares: settings.variant.board().len(),
+        variant_param: settings.hub_variant,
+        timeouts: settings.timeouts,
+    };
+    match engine::open(settings.engines[e].clone(), &o).await {
+        Ok(p) => {
+            players[e] = Some(p);
+            Ok(None)
+        }
+        Err(OpenError::Fault(f)) => Ok(Some(f)),
+        Err(OpenError::Fatal(e)) => Err(e),
+    }
+}
+
 /// A game slot: takes games from the queue and plays them with its own engines, opening
 /// (and after a fault reopening) them as needed.
 async fn worker(
     slot: usize,
     settings: Arc<Settings>,
     queue: Arc<Mutex<VecDeque<Scheduled>>>,
-    tx: mpsc::Sender<Played>,
+    tx: mpsc::Sender<Event>,
 ) -> Result<(), String> {
-    let mut players: [Option<Player>; 2] = [None, None];
-    let squares = settings.variant.board().len();
+    let mut players: Vec<Option<Player>> = (0..settings.engines.len()).map(|_| None).collect();
+    let result = async {
+        loop {
+            let next = queue.lock().unwrap_or_else(|p| p.into_inner()).pop_front();
+            let Some(s) = next else { break };
+            let finished = play_scheduled(&settings, slot, &mut players, s, &tx).await?;
+            if tx.send(Event::Game(Box::new(finished))).await.is_err() {
+                break;
+            }
+        }
+        Ok(())
+    }
+    .await;
+    for p in players.iter_mut() {
+        if let Some(p) = p.take() {
+            p.close().await;
+        }
+    }
+    result
+}
+
+/// Plays game `s` with the slot's engines. An engine that fails at the start of the game
+/// (before it accepted it) after an earlier game on the same connection is started again and
+/// the game played from its start, once: the failure is the engine's, but a game that never
+/// started hands out no point for what the previous game left behind.
+async fn play_scheduled(
+    settings: &Settings,
+    slot: usize,
+    players: &mut [Option<Player>],
+    s: Scheduled,
+    tx: &mpsc::Sender<Event>,
+) -> Result<Finished, String> {
+    let mut retried = false;
     loop {
-        let next = queue.lock().unwrap_or_else(|p| p.into_inner()).pop_front();
-        let Some(s) = next else { break };
         let started = Instant::now();
         let opening = &settings.openings[s.opening];
         let mut game = Game::new(settings.variant, opening.position)?;
-        let time = |engine: usize| {
-            Duration::from_secs_f64(settings.engines[engine].tc.unwrap_or(settings.tc))
-        };
-        let mut clocks = Clocks::new(time(s.white), time(1 - s.white), settings.margin);
+        let time =
+            |e: usize| Duration::from_secs_f64(settings.engines[e].tc.unwrap_or(settings.tc));
+        let mut clocks = Clocks::new(time(s.white), time(s.black), settings.margin);
         // An engine whose process ended since its last game is started again.
-        for p in players.iter_mut() {
-            if p.as_mut().is_some_and(|p| p.exited()) {
-                if let Some(p) = p.take() {
+        for e in [s.white, s.black] {
+            if players[e].as_mut().is_some_and(|p| p.channel().exited()) {
+                if let Some(p) = players[e].take() {
                     p.close().await;
                 }
             }
         }
-        // Open what is not open; a fault there forfeits the game.
-        let mut faults: [Option<Fault>; 2] = [None, None];
-        for e in 0..2 {
-            if players[e].is_none() {
-                match Player::open(
-                    settings.engines[e].clone(),
-                    slot,
-                    settings.listeners[e].clone(),
-                    squares,
-                    settings.hub_variant,
-                    settings.timeouts,
-                )
-                .await
-                {
-                    Ok(p) => players[e] = Some(p),
-                    Err(OpenError::Fault(f)) => faults[e] = Some(f),
-                    Err(OpenError::Fatal(e)) => {
-                        close_all(&mut players).await;
-                        return Err(e);
-                    }
-                }
-            }
-        }
-        let colour_of = |engine: usize| {
-            if engine == s.white {
-                Color::White
-            } else {
-                Color::Black
-            }
-        };
-        let end = if let Some((e, f)) = faults
-            .iter()
+        let mut fresh = [false; 2];
+        let mut fault = None;
+        for (i, (e, side)) in [(s.white, Color::White), (s.black, Color::Black)]
+            .into_iter()
             .enumerate()
-            .find_map(|(e, f)| f.clone().map(|f| (e, f)))
         {
-            game.forfeit(
-                colour_of(e),
-                f.forfeit,
-                format!("the engine could not be started: {}", f.detail),
-            )
-        } else {
-            let [a, b] = &mut players;
-            let (a, b) = (a.as_mut().expect("open"), b.as_mut().expect("open"));
-            let (w, bl) = if s.white == 0 { (a, b) } else { (b, a) };
-            let end = match settings.engines[0].protocol {
-                _ if w.spec.protocol != bl.spec.protocol => {
-                    return Err("the two engines speak different protocols".into())
-                }
-                Protocol::Dxp => play_dxp(&settings, [w, bl], &mut game, &mut clocks).await,
-                Protocol::Hub => play_hub(&settings, [w, bl], &mut game, &mut clocks).await,
-            }?;
-            if let Some((side, f)) = end.forfeit {
-                if !f.keeps_connection() {
-                    let e = if side == Color::White {
-                        s.white
-                    } else {
-                        1 - s.white
-                    };
-                    if let Some(p) = players[e].as_mut() {
-                        p.broken = true;
-                    }
-                }
+            fresh[i] = players[e].is_none();
+            if let Some(f) = ensure_open(settings, slot, players, e).await? {
+                fault.get_or_insert((side, f));
             }
-            end
+        }
+        let played = if let Some((side, f)) = fault {
+            play::Played {
+                end: game.forfeit(
+                    side,
+                    f.forfeit,
+                    format!("the engine could not be started: {}", f.detail),
+                ),
+                failed_to_start: None,
+            }
+        } else {
+            let mut w = players[s.white].take().expect("open");
+            let mut b = players[s.black].take().expect("open");
+            let rules = play::Rules {
+                moves: settings.moves,
+                adjudicating: settings.adjudicating,
+                tables: settings.tables.clone(),
+                timeouts: settings.timeouts,
+                margin: settings.margin,
+            };
+            let r = play::play(&rules, [&mut w, &mut b], &mut game, &mut clocks).await;
+            players[s.white] = Some(w);
+            players[s.black] = Some(b);
+            r?
         };
-        for p in players.iter_mut() {
-            if p.as_ref().is_some_and(|p| p.broken) {
-                if let Some(p) = p.take() {
+        for e in [s.white, s.black] {
+            if players[e].as_mut().is_some_and(|p| p.channel().broken) {
+                if let Some(p) = players[e].take() {
                     p.close().await;
                 }
             }
         }
-        let names = [&settings.engines[0].name, &settings.engines[1].name];
+        if let Some(side) = played.failed_to_start {
+            let i = if side == Color::White { 0 } else { 1 };
+            let e = [s.white, s.black][i];
+            if !fresh[i] && !retried {
+                retried = true;
+                if let Some(p) = players[e].take() {
+                    p.close().await;
+                }
+                let _ = tx
+                    .send(Event::Restart {
+                        game: s.number,
+                        engine: settings.engines[e].name.clone(),
+                        reason: played.end.code,
+                        detail: played.end.detail.clone(),
+                    })
+                    .await;
+                continue;
+            }
+        }
+        let names = [
+            &settings.engines[s.white].name,
+            &settings.engines[s.black].name,
+        ];
         let tags = pdn::Tags {
             event: &settings.event,
             round: s.round,
             number: s.number,
-            white: names[s.white],
-            black: names[1 - s.white],
+            white: names[0],
+            black: names[1],
             opening: &opening.source,
-            time: [time(s.white).as_secs_f64(), time(1 - s.white).as_secs_f64()],
+            time: [time(s.white).as_secs_f64(), time(s.black).as_secs_f64()],
             moves: settings.moves,
+            match_id: &settings.match_id,
         };
-        let played = Played {
+        let end = played.end;
+        return Ok(Finished {
             s,
             result: pdn::result(&game, &end),
             plies: game.ply(),
             seconds: started.elapsed().as_secs_f64(),
             clocks: [clocks.left(Color::White), clocks.left(Color::Black)],
             pdn: pdn::game_text(&tags, &game, &end, &clocks),
+            opening: opening.source.clone(),
             end,
-        };
-        if tx.send(played).await.is_err() {
-            break;
-        }
-    }
-    close_all(&mut players).await;
-    Ok(())
-}
-
-async fn close_all(players: &mut [Option<Player>; 2]) {
-    for p in players.iter_mut() {
-        if let Some(p) = p.take() {
-            p.close().await;
-        }
-    }
-}
-
-/// The game's end by the rules, the tables or the move limit, before the side to move plays.
-/// Probing the tables may build one: the worker thread is handed over meanwhile.
-fn check_end(settings: &Settings, game: &mut Game) -> Result<Option<GameEnd>, String> {
-    let mut adjudicating = settings.adjudicating;
-    if settings.moves > 0 {
-        let limit = 2 * settings.moves as usize;
-        adjudicating.max_plies = Some(adjudicating.max_plies.map_or(limit, |n| n.min(limit)));
-    }
-    if adjudicating.tables || adjudicating.max_plies.is_some() {
-        tokio::task::block_in_place(|| game.check_end(adjudicating, &settings.tables))
-    } else {
-        game.check_end(adjudicating, &settings.tables)
-    }
-}
-
-fn resolve_claim(settings: &Settings, game: &Game, by: Color, claim: ClaimKind) -> GameEnd {
-    tokio::task::block_in_place(|| {
-        game.resolve_claim(by, claim, settings.adjudicating, Some(&settings.tables))
-    })
-}
-
-/// Records a claim made together with a move whose position the rules or the adjudication
-/// ended: their result stands; the claim agrees with it or not.
-fn note_claim(end: &mut GameEnd, by: Color, claim: ClaimKind, ply: usize) {
-    let agrees = claim.verdict(by) == Some(end.verdict);
-    end.claim = Some(ClaimRecord {
-        by: by.name(),
-        claim,
-        ply,
-        status: if agrees { "confirmed" } else { "false" },
-        detail: format!("the game ended by {}", end.code),
-    });
-}
-
-/// The claim of a DXP GAMEEND's reason, from the sender's side.
-fn dxp_claim(reason: u8) -> Option<ClaimKind> {
-    match reason {
-        0 => Some(ClaimKind::Unknown),
-        1 => Some(ClaimKind::Loss),
-        2 => Some(ClaimKind::Draw),
-        3 => Some(ClaimKind::Win),
-        _ => None,
-    }
-}
-
-/// The GAMEEND the referee sends `side`: the referee stands for its opponent, so `1` (the
-/// sender loses) when `side` won.
-fn gameend_for(side: Color, verdict: Verdict) -> Message {
-    let reason = match verdict {
-        Verdict::Draw => 2,
-        v if v == Verdict::win_for(side) => 1,
-        Verdict::WhiteWins | Verdict::BlackWins => 3,
-        _ => 0,
-    };
-    Message::GameEnd { reason, stop: 0 }
-}
-
-fn message_name(m: &Message) -> &'static str {
-    match m {
-        Message::GameReq(_) => "GAMEREQ",
-        Message::GameAcc { .. } => "GAMEACC",
-        Message::Move(_) => "MOVE",
-        Message::GameEnd { .. } => "GAMEEND",
-        Message::Chat(_) => "CHAT",
-        Message::BackReq { .. } => "BACKREQ",
-        Message::BackAcc { .. } => "BACKACC",
-    }
-}
-
-/// Waits for the GAMEACC of an engine sent a GAMEREQ. Stale messages of the previous game
-/// (a MOVE, a GAMEEND, a CHAT) are passed over.
-async fn await_gameacc(p: &mut Player, deadline: Instant) -> Result<(), Fault> {
-    loop {
-        match tokio::time::timeout_at(deadline.into(), p.recv()).await {
-            Err(_) => return Err(Fault::new(Forfeit::Stall, "no GAMEACC in time")),
-            Ok(Said::Dxp(Message::GameAcc { code: 0, .. })) => return Ok(()),
-            Ok(Said::Dxp(Message::GameAcc { code, .. })) => {
-                return Err(Fault::new(
-                    Forfeit::Refused,
-                    format!("GAMEACC with code {code}: the game is refused"),
-                ))
-            }
-            Ok(Said::Dxp(
-                Message::Move(_)
-                | Message::GameEnd { .. }
-                | Message::Chat(_)
-                | Message::BackAcc { .. },
-            )) => {}
-            Ok(Said::Dxp(m)) => {
-                return Err(Fault::new(
-                    Forfeit::ProtocolError,
-                    format!("a {} instead of GAMEACC", message_name(&m)),
-                ))
-            }
-            Ok(Said::Garbage(why)) => return Err(Fault::new(Forfeit::ProtocolError, why)),
-            Ok(Said::Oversized) => {
-                return Err(Fault::new(
-                    Forfeit::ProtocolError,
-                    format!("a message longer than {} bytes", dxp::MAX_MESSAGE),
-                ))
-            }
-            Ok(Said::Gone(f)) => return Err(f),
-            Ok(Said::Hub(_)) => {}
-        }
-    }
-}
-
-/// Waits up to `wait` for an engine's GAMEEND after the referee's (other messages are passed
-/// over). An engine that closes the connection is restarted before the next game.
-async fn await_gameend(p: &mut Player, wait: Duration) {
-    let deadline = Instant::now() + wait;
-    loop {
-        match tokio::time::timeout_at(deadline.into(), p.recv()).await {
-            Err(_) | Ok(Said::Dxp(Message::GameEnd { .. })) => return,
-            Ok(Said::Gone(_)) | Ok(Said::Oversized) => {
-                p.broken = true;
-                return;
-            }
-            Ok(_) => {}
-        }
-    }
-}
-
-/// Sends GAMEEND to an engine still connected and waits for its answer.
-async fn goodbye(p: &mut Player, m: Message, default_wait: Duration) {
-    if p.broken {
-        return;
-    }
-    let wait = p.spec.gameend_wait.unwrap_or(default_wait);
-    if p.send(&m).await.is_err() {
-        p.broken = true;
-        return;
-    }
-    await_gameend(p, wait).await;
-}
-
-/// Splits the two players into the one of `side` and the other.
-fn pair<'a>(players: &'a mut [&mut Player; 2], side: Color) -> (&'a mut Player, &'a mut Player) {
-    let [w, b] = players;
-    match side {
-        Color::White => (&mut **w, &mut **b),
-        Color::Black => (&mut **b, &mut **w),
-    }
-}
-
-/// A DXP game: GAMEREQ to both engines (the referee is the initiator towards both), each
-/// move checked and relayed to the other, GAMEEND to both at the end.
-async fn play_dxp(
-    settings: &Settings,
-    mut players: [&mut Player; 2],
-    game: &mut Game,
-    clocks: &mut Clocks,
-) -> Result<GameEnd, String> {
-    let end = dxp_moves(settings, &mut players, game, clocks).await?;
-    // GAMEEND to both, and their answers, at once.
-    let [w, b] = &mut players;
-    let ends = [
-        gameend_for(Color::White, end.verdict),
-        gameend_for(Color::Black, end.verdict),
-    ];
-    let [ew, eb] = ends;
-    let wait = settings.timeouts.gameend;
-    tokio::join!(goodbye(w, ew, wait), goodbye(b, eb, wait));
-    Ok(end)
-}
-
-async fn dxp_moves(
-    settings: &Settings,
-    players: &mut [&mut Player; 2],
-    game: &mut Game,
-    clocks: &mut Clocks,
-) -> Result<GameEnd, String> {
-    let v = settings.variant;
-    let position = (game.start != v.start()).then(|| dxp::position_letters(v, &game.start));
-    for side in Color::BOTH {
-        let req = Message::GameReq(GameReq {
-            name: "Arbiter".into(),
-            follower: side,
-            minutes: dxp::minutes_field(clocks.initial(side).as_secs_f64()),
-            moves: settings.moves,
-            position: position.clone(),
         });
-        let (p, _) = pair(players, side);
-        if let Err(f) = p.send(&req).await {
-            return Ok(game.forfeit(side, f.forfeit, f.detail));
-        }
-    }
-    let deadline = Instant::now() + settings.timeouts.response;
-    for side in Color::BOTH {
-        let (p, _) = pair(players, side);
-        if let Err(f) = await_gameacc(p, deadline).await {
-            return Ok(game.forfeit(side, f.forfeit, f.detail));
-        }
-    }
-    loop {
-        if let Some(end) = check_end(settings, game)? {
-            return Ok(end);
-        }
-        let mover = game.side();
-        let other = mover.opponent();
-        clocks.start(mover);
-        let deadline = clocks.deadline().expect("a running clock");
-        loop {
-            let (m, o) = pair(players, mover);
-            // The other side first: a message out of turn already there is seen before the
-            // mover's answer.
-            let (side, said) = tokio::select! {
-                biased;
-                s = o.recv() => (other, s),
-                s = m.recv() => (mover, s),
-                _ = tokio::time::sleep_until(deadline.into()) => {
-                    clocks.flag(Instant::now());
-                    return Ok(game.forfeit(mover, Forfeit::TimeForfeit, format!(
-                        "no move within its time ({}) and the margin",
-                        clock_text(clocks.initial(mover))
-                    )));
-                }
-            };
-            let message = match said {
-                Said::Dxp(message) => message,
-                Said::Hub(_) => continue,
-                Said::Garbage(why) => {
-                    return Ok(game.forfeit(side, Forfeit::ProtocolError, why));
-                }
-                Said::Oversized => {
-                    return Ok(game.forfeit(
-                        side,
-                        Forfeit::ProtocolError,
-                        format!("a message longer than {} bytes", dxp::MAX_MESSAGE),
-                    ));
-                }
-                Said::Gone(f) => return Ok(game.forfeit(side, f.forfeit, f.detail)),
-            };
-            match message {
-                Message::Move(mv) if side == mover => {
-                    let Some(used) = clocks.stop() else {
-                        return Ok(game.forfeit(
-                            mover,
-                            Forfeit::TimeForfeit,
-                            "its move came after its time and the margin".into(),
-                        ));
-                    };
-                    let text = hub::move_text(mv.from, mv.to, &mv.captured);
-                    let d = match game.find_move(mv.from, mv.to, &mv.captured) {
-                        Ok(d) => d,
-                        Err(e) => return Ok(game.illegal_move(mover, &text, e)),
-                    };
-                    let (from, to, captured) = game.numbers(&d);
-                    game.play(d)?;
-                    let relay = Message::Move(MoveMsg {
-                        seconds: used.as_secs_f64().round() as u32,
-                        from,
-                        to,
-                        captured,
-                    });
-                    let (_, o) = pair(players, mover);
-                    if let Err(f) = o.send(&relay).await {
-                        return Ok(game.forfeit(other, f.forfeit, f.detail));
-                    }
-                    break;
-                }
-                Message::Move(mv) => {
-                    return Ok(game.forfeit(
-                        side,
-                        Forfeit::ProtocolError,
-                        format!(
-                            "a move ({}) while it is not its turn",
-                            hub::move_text(mv.from, mv.to, &mv.captured)
-                        ),
-                    ));
-                }
-                Message::GameEnd { reason, .. } => {
-                    let Some(claim) = dxp_claim(reason) else {
-                        return Ok(game.forfeit(
-                            side,
-                            Forfeit::ProtocolError,
-                            format!("GAMEEND with reason {reason}"),
-                        ));
-                    };
-                    if side == mover {
-                        clocks.stop();
-                    }
-                    return Ok(resolve_claim(settings, game, side, claim));
-                }
-                Message::Chat(_) | Message::BackAcc { .. } => {}
-                Message::BackReq { .. } => {
-                    // Taking moves back is not part of a refereed game: refused (code 1).
-                    let (p, _) = pair(players, side);
-                    if let Err(f) = p.send(&Message::BackAcc { code: 1 }).await {
-                        return Ok(game.forfeit(side, f.forfeit, f.detail));
-                    }
-                }
-                m @ (Message::GameReq(_) | Message::GameAcc { .. }) => {
-                    return Ok(game.forfeit(
-                        side,
-                        Forfeit::ProtocolError,
-                        format!("an unexpected {} during the game", message_name(&m)),
-                    ));
-                }
-            }
-        }
-    }
-}
-
-/// Hub: `ping`, and every line up to the `pong`: a `done` among them is a move sent out of
-/// turn (a forfeit), and nothing of an earlier search is left pending.
-async fn sync(p: &mut Player, response: Duration) -> Result<(), Fault> {
-    p.send_line("ping").await?;
-    let deadline = Instant::now() + response;
-    loop {
-        match tokio::time::timeout_at(deadline.into(), p.recv()).await {
-            Err(_) => return Err(Fault::new(Forfeit::Stall, "no 'pong' in time")),
-            Ok(Said::Hub(line)) if line.command == "pong" => return Ok(()),
-            Ok(Said::Hub(line)) if line.command == "done" => {
-                return Err(Fault::new(
-                    Forfeit::ProtocolError,
-                    format!(
-                        "'done' with a move ({}) while it is not its turn",
-                        line.arg("move").unwrap_or("none")
-                    ),
-                ));
-            }
-            Ok(Said::Oversized) => {
-                return Err(Fault::new(
-                    Forfeit::ProtocolError,
-                    format!("a line longer than {} bytes", hub::MAX_LINE),
-                ));
-            }
-            Ok(Said::Gone(f)) => return Err(f),
-            Ok(_) => {}
-        }
-    }
-}
-
-/// The `level` line of a Hub search: the engine's `movetime=` if set, else its time left
-/// (and the moves left to DXP's number of moves, never 0).
-fn level_line(settings: &Settings, p: &Player, game: &Game, clocks: &Clocks) -> String {
-    if let Some(t) = &p.spec.movetime {
-        return format!("level move-time={}", hub::quote(t));
-    }
-    let mover = game.side();
-    let left = clocks.left(mover).as_secs_f64();
-    // It is the mover's turn: it has made half the plies, rounded down.
-    let made = (game.ply() / 2) as u32;
-    if settings.moves > made {
-        format!("level moves={} time={left:.3}", settings.moves - made)
-    } else {
-        format!("level time={left:.3}")
-    }
-}
-
-/// A Hub game: each move asked for with `pos`, `level` and `go think`, checked when `done`
-/// brings it.
-async fn play_hub(
-    settings: &Settings,
-    mut players: [&mut Player; 2],
-    game: &mut Game,
-    clocks: &mut Clocks,
-) -> Result<GameEnd, String> {
-    let v = settings.variant;
-    for side in Color::BOTH {
-        let (p, _) = pair(&mut players, side);
-        let deadline = Instant::now() + settings.timeouts.response;
-        // `ping` after `new-game`: the `pong` shows that nothing of the last game is pending.
-        let ready = async {
-            p.send_line("new-game").await?;
-            p.send_line("ping").await?;
-            p.wait_for("pong", deadline, false).await
-        };
-        if let Err(f) = ready.await {
-            return Ok(game.forfeit(side, f.forfeit, f.detail));
-        }
-    }
-    loop {
-        if let Some(end) = check_end(settings, game)? {
-            return Ok(end);
-        }
-        let mover = game.side();
-        let other = mover.opponent();
-        let (pos, moves) = game.hub_history();
-        let mut pos_line = format!("pos pos={}", hub::position_string(v, &pos));
-        if !moves.is_empty() {
-            pos_line.push_str(&format!(" moves=\"{}\"", moves.join(" ")));
-        }
-        let (m, _) = pair(&mut players, mover);
-        // `ping` first: a `done` before the `pong` was sent out of turn.
-        if let Err(f) = sync(m, settings.timeouts.response).await {
-            return Ok(game.forfeit(mover, f.forfeit, f.detail));
-        }
-        let level = level_line(settings, m, game, clocks);
-        for line in [pos_line.as_str(), level.as_str(), "go think"] {
-            if let Err(f) = m.send_line(line).await {
-                return Ok(game.forfeit(mover, f.forfeit, f.detail));
-            }
-        }
-        clocks.start(mover);
-        let deadline = clocks.deadline().expect("a running clock");
-        loop {
-            let (m, o) = pair(&mut players, mover);
-            // The other side first: a message out of turn already there is seen before the
-            // mover's answer.
-            let (side, said) = tokio::select! {
-                biased;
-                s = o.recv() => (other, s),
-                s = m.recv() => (mover, s),
-                _ = tokio::time::sleep_until(deadline.into()) => {
-                    clocks.flag(Instant::now());
-                    // End the search; an engine that does not answer is restarted.
-                    let wait = Instant::now() + settings.timeouts.gameend;
-                    if m.send_line("stop").await.is_err() || m.wait_for("done", wait, false).await.is_err() {
-                        m.broken = true;
-                    }
-                    return Ok(game.forfeit(mover, Forfeit::TimeForfeit, format!(
-                        "no move within its time ({}) and the margin",
-                        clock_text(clocks.initial(mover))
-                    )));
-                }
-            };
-            let line = match said {
-                Said::Hub(line) => line,
-                Said::Dxp(_) | Said::Garbage(_) => continue,
-                Said::Oversized => {
-                    return Ok(game.forfeit(
-                        side,
-                        Forfeit::ProtocolError,
-                        format!("a line longer than {} bytes", hub::MAX_LINE),
-                    ));
-                }
-                Said::Gone(f) => return Ok(game.forfeit(side, f.forfeit, f.detail)),
-            };
-            if line.command != "done" {
-                // `info`, `pong`, `error` and lines the protocol says to ignore.
-                continue;
-            }
-            if side != mover {
-                return Ok(game.forfeit(
-                    side,
-                    Forfeit::ProtocolError,
-                    format!(
-                        "'done' with a move ({}) while it is not its turn",
-                        line.arg("move").unwrap_or("none")
-                    ),
-                ));
-            }
-            if clocks.stop().is_none() {
-                return Ok(game.forfeit(
-                    mover,
-                    Forfeit::TimeForfeit,
-                    "its move came after its time and the margin".into(),
-                ));
-            }
-            let claim = match line.arg("claim") {
-                None => None,
-                Some("win") => Some(ClaimKind::Win),
-                Some("draw") => Some(ClaimKind::Draw),
-                Some("loss") => Some(ClaimKind::Loss),
-                Some(other) => {
-                    return Ok(game.forfeit(
-                        mover,
-                        Forfeit::ProtocolError,
-                        format!("claim={other} (win, draw or loss)"),
-                    ))
-                }
-            };
-            let text = line.arg("move").map(str::trim).filter(|t| !t.is_empty());
-            let Some(text) = text else {
-                return Ok(match claim {
-                    Some(claim) => resolve_claim(settings, game, mover, claim),
-                    None => game.illegal_move(
-                        mover,
-                        "",
-                        arbiter_rules::MoveError::Syntax {
-                            reason: "'done' without a move".into(),
-                        },
-                    ),
-                });
-            };
-            let Some((from, to, captured)) = hub::parse_move(text) else {
-                return Ok(game.illegal_move(
-                    mover,
-                    text,
-                    arbiter_rules::MoveError::Syntax {
-                        reason: "not a Hub move (from-to, or fromxto then x and each captured \
-                                 square)"
-                            .into(),
-                    },
-                ));
-            };
-            let d = match game.find_move(from, to, &captured) {
-                Ok(d) => d,
-                Err(e) => return Ok(game.illegal_move(mover, text, e)),
-            };
-            game.play(d)?;
-            if let Some(claim) = claim {
-                if let Some(mut end) = check_end(settings, game)? {
-                    note_claim(&mut end, mover, claim, game.ply());
-                    return Ok(end);
-                }
-                return Ok(resolve_claim(settings, game, mover, claim));
-            }
-            break;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn gameend_speaks_for_the_opponent() {
-        assert_eq!(
-            gameend_for(Color::White, Verdict::WhiteWins),
-            Message::GameEnd { reason: 1, stop: 0 }
-        );
-        assert_eq!(
-            gameend_for(Color::Black, Verdict::WhiteWins),
-            Message::GameEnd { reason: 3, stop: 0 }
-        );
-        assert_eq!(
-            gameend_for(Color::Black, Verdict::Draw),
-            Message::GameEnd { reason: 2, stop: 0 }
-        );
-        assert_eq!(
-            gameend_for(Color::Black, Verdict::Undecided),
-            Message::GameEnd { reason: 0, stop: 0 }
-        );
-        assert_eq!(dxp_claim(3), Some(ClaimKind::Win));
-        assert_eq!(dxp_claim(7), None);
     }
 }

@@ -143,6 +143,124 @@ impl Report {
     }
 }
 
+/// The figures of the pentanomial counts of a match (`[LL, LD, DD+WL, DW, WW]`, the pairs
+/// of each score of the first engine), as OpenBench gives them: the mean pair score `μ` (points
+/// per game) and its variance over the `N` pairs, the Elo difference `-400 log10(1/μ - 1)`,
+/// the ends of its 95 % interval at `μ ± t σ / √N` (`t` the 97.5 % quantile of Student's t
+/// distribution with `N - 1` degrees of freedom), and the margin, the larger distance from the
+/// Elo difference to an end; the normalized Elo `(μ - ½) / √(2 var) · 800 / ln 10` (fishtest,
+/// fastchess) and its margin from the same interval; the likelihood of superiority
+/// `Φ((μ - ½) / (σ / √N))`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Pentanomial {
+    /// `[LL, LD, DD+WL, DW, WW]`.
+    pub counts: [u32; 5],
+    pub pairs: u32,
+    /// Points per game.
+    pub score: Option<f64>,
+    /// `None` with fewer than two pairs, or a score of 0 or 1 (infinite).
+    pub elo: Option<f64>,
+    pub elo_error: Option<f64>,
+    /// `None` where the pair scores do not vary.
+    pub nelo: Option<f64>,
+    pub nelo_error: Option<f64>,
+    pub los: Option<f64>,
+}
+
+/// The 97.5 % quantile of Student's t distribution with `df` degrees of freedom.
+pub fn t_975(df: f64) -> f64 {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    StudentsT::new(0.0, 1.0, df)
+        .map(|t| t.inverse_cdf(0.975))
+        .unwrap_or(Z_95)
+}
+
+/// The standard normal distribution function.
+fn phi(x: f64) -> f64 {
+    0.5 * (1.0 + libm::erf(x / std::f64::consts::SQRT_2))
+}
+
+/// The normalized Elo of a mean pair score `mu` whose pair scores have variance `var`.
+fn nelo_of(mu: f64, var: f64) -> f64 {
+    (mu - 0.5) / (2.0 * var).sqrt() * super::sprt::NELO_PER_T
+}
+
+impl Pentanomial {
+    /// The figures of `counts`, the interval with quantile `q` of the mean (`None`: Student's
+    /// t, as OpenBench).
+    pub fn with_quantile(counts: [u32; 5], q: Option<f64>) -> Pentanomial {
+        let pairs: u32 = counts.iter().sum();
+        let n = f64::from(pairs);
+        let mut out = Pentanomial {
+            counts,
+            pairs,
+            score: None,
+            elo: None,
+            elo_error: None,
+            nelo: None,
+            nelo_error: None,
+            los: None,
+        };
+        if pairs == 0 {
+            return out;
+        }
+        let x = [0.0, 0.25, 0.5, 0.75, 1.0];
+        let mu: f64 = (0..5).map(|i| x[i] * f64::from(counts[i])).sum::<f64>() / n;
+        let var: f64 = (0..5)
+            .map(|i| (x[i] - mu).powi(2) * f64::from(counts[i]))
+            .sum::<f64>()
+            / n;
+        out.score = Some(mu);
+        let se = (var / n).sqrt();
+        out.los = Some(if se > 0.0 {
+            phi((mu - 0.5) / se)
+        } else if mu > 0.5 {
+            1.0
+        } else if mu < 0.5 {
+            0.0
+        } else {
+            0.5
+        });
+        if var > 0.0 {
+            out.nelo = Some(nelo_of(mu, var));
+        }
+        if pairs < 2 {
+            return out;
+        }
+        let q = q.unwrap_or_else(|| t_975(n - 1.0));
+        let (low, high) = (mu - q * se, mu + q * se);
+        out.elo = elo_of_score(mu);
+        if let (Some(e), Some(l), Some(h)) = (out.elo, elo_of_score(low), elo_of_score(high)) {
+            out.elo_error = Some((h - e).max(e - l));
+        }
+        if var > 0.0 {
+            out.nelo_error = Some((nelo_of(high, var) - nelo_of(low, var)) / 2.0);
+        }
+        out
+    }
+
+    pub fn new(counts: [u32; 5]) -> Pentanomial {
+        Pentanomial::with_quantile(counts, None)
+    }
+
+    /// `Elo   | 3.58 +- 2.77 (95%)` and `nElo  | ...`, as OpenBench writes the first.
+    pub fn lines(&self) -> [String; 2] {
+        let figure = |v: Option<f64>, e: Option<f64>| match (v, e) {
+            (Some(v), Some(e)) => format!("{v:.2} +- {e:.2} (95%)"),
+            (Some(v), None) => format!("{v:.2}"),
+            (None, _) => match self.score {
+                Some(s) if s >= 1.0 => "+inf".into(),
+                Some(s) if s <= 0.0 => "-inf".into(),
+                _ => "-".into(),
+            },
+        };
+        [
+            format!("Elo   | {}", figure(self.elo, self.elo_error)),
+            format!("nElo  | {}", figure(self.nelo, self.nelo_error)),
+        ]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,5 +342,83 @@ mod tests {
         assert_eq!(draws.los, None);
         assert_eq!(draws.elo.map(f64::is_sign_positive), Some(true));
         assert_eq!(draws.elo, Some(0.0));
+    }
+
+    /// Published OpenBench runs: pentanomial counts, and the Elo and margin their page
+    /// printed.
+    const OPENBENCH: &[(&str, [u32; 5], f64, f64)] = &[
+        // https://chess.aronpetkovski.com/test/2502/ (PlentyChess pull request 213)
+        ("2502", [44, 241, 590, 413, 71], 28.96, 8.30),
+        // https://chess.aronpetkovski.com/test/3021/ (PlentyChess pull request 229)
+        ("3021", [24, 609, 1406, 767, 42], 11.84, 4.83),
+        // https://chess.swehosting.se/test/10490/ (Viridithas pull request 256)
+        ("10490", [94, 2177, 4428, 2303, 147], 4.41, 2.75),
+        // https://chess.swehosting.se/test/10491/ (Viridithas pull request 256)
+        ("10491", [51, 2943, 6761, 3160, 57], 3.07, 2.12),
+        // https://github.com/rektdie/Eleanor/pull/83
+        ("Eleanor 83", [527, 3223, 6164, 3385, 575], 3.23, 2.58),
+        // A test H0 accepted, few pairs: https://paulsonkoly.pythonanywhere.com/test/34/
+        // (quoted in https://github.com/paulsonkoly/chess-3/pull/39)
+        ("chess-3 34", [78, 64, 64, 14, 4], -164.92, 30.04),
+    ];
+
+    #[test]
+    fn pentanomial_elo_agrees_with_openbench() {
+        for &(name, counts, elo, margin) in OPENBENCH {
+            let p = Pentanomial::new(counts);
+            let (e, m) = (p.elo.unwrap(), p.elo_error.unwrap());
+            assert!(
+                (e - elo).abs() <= 0.005 + 1e-9,
+                "{name}: Elo {e:.4}, printed {elo}"
+            );
+            assert!(
+                (m - margin).abs() <= 0.005 + 1e-9,
+                "{name}: ± {m:.4}, printed {margin}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_normal_quantile_gives_the_older_openbench_figures() {
+        // An OpenBench instance of a version before Student's t (its interval with the normal
+        // quantile), few pairs: https://github.com/rektdie/Eleanor/pull/33 prints
+        // 37.60 +- 12.54; Student's t would give 12.57.
+        let p = Pentanomial::with_quantile([23, 147, 264, 222, 63], Some(Z_95));
+        assert!((p.elo.unwrap() - 37.60).abs() <= 0.005, "{p:?}");
+        assert!((p.elo_error.unwrap() - 12.54).abs() <= 0.005, "{p:?}");
+        let t = Pentanomial::new([23, 147, 264, 222, 63]);
+        assert!((t.elo_error.unwrap() - 12.57).abs() <= 0.005, "{t:?}");
+    }
+
+    #[test]
+    fn normalized_elo_agrees_with_fishtest_and_fastchess() {
+        // https://montytest.muzhen.org/tests/stats/69d3c8dc7c5b3724e29d2712 (fishtest's
+        // statistics page): normalized Elo -63.97.
+        let p = Pentanomial::new([13, 37, 50, 25, 3]);
+        assert!((p.nelo.unwrap() + 63.97).abs() <= 0.005, "{p:?}");
+        // fastchess (https://ijccrl.com/sprt-test-of-revolution-1-0-1-dev-vs-revolution-1-0):
+        // Elo 5.53, nElo 10.17 +/- 27.17, LOS 76.85 %, with the normal quantile (its Elo margin,
+        // 14.79, is half the interval; OpenBench's, used here, the larger side).
+        let z = Pentanomial::with_quantile([3, 75, 149, 83, 4], Some(Z_95));
+        assert!((z.elo.unwrap() - 5.53).abs() <= 0.005, "{z:?}");
+        assert!((z.nelo.unwrap() - 10.17).abs() <= 0.005, "{z:?}");
+        assert!((z.nelo_error.unwrap() - 27.17).abs() <= 0.005, "{z:?}");
+        assert!((z.los.unwrap() - 0.7685).abs() <= 0.00005, "{z:?}");
+    }
+
+    #[test]
+    fn degenerate_pentanomials_have_no_infinite_figures() {
+        let none = Pentanomial::new([0; 5]);
+        assert_eq!((none.elo, none.nelo, none.los), (None, None, None));
+        let won = Pentanomial::new([0, 0, 0, 0, 12]);
+        assert_eq!((won.elo, won.nelo, won.los), (None, None, Some(1.0)));
+        assert_eq!(won.lines()[0], "Elo   | +inf");
+        let drawn = Pentanomial::new([0, 0, 9, 0, 0]);
+        assert_eq!(
+            (drawn.elo, drawn.nelo, drawn.los),
+            (Some(0.0), None, Some(0.5))
+        );
+        let one = Pentanomial::new([0, 0, 0, 1, 0]);
+        assert_eq!((one.elo, one.elo_error), (None, None));
     }
 }

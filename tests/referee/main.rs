@@ -55,6 +55,17 @@ fn main() {
             "documented_variants_are_the_accepted_ones",
             documented_variants,
         ),
+        Trial::test("dxp_strict_follower_sees_the_text_kept", strict_follower),
+        Trial::test(
+            "dxp_strict_follower_catches_a_referee_breaking_the_text",
+            strict_follower_self_check,
+        ),
+        Trial::test("hub_engine_against_dxp_engine", mixed_protocols),
+        Trial::test("tournaments_round_robin_and_gauntlet", tournaments),
+        Trial::test("sprt_stops_at_a_bound", sprt_stops),
+        Trial::test("kill_and_resume", kill_and_resume),
+        Trial::test("two_shards_merged_into_one_report", shards),
+        Trial::test("report_agrees_with_published_runs", report_published),
     ];
     libtest_mimic::run(&Arguments::from_args(), tests).exit();
 }
@@ -115,10 +126,17 @@ impl Ran {
 }
 
 fn run_match(dir: &Path, engines: [Vec<String>; 2], extra: &[&str]) -> Ran {
+    run_engines(dir, &engines, extra)
+}
+
+fn run_engines(dir: &Path, engines: &[Vec<String>], extra: &[&str]) -> Ran {
     let pdn = dir.join("games.pdn");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_arbiter"));
-    cmd.arg("match").arg("--json").arg("--pdn").arg(&pdn);
-    for e in &engines {
+    cmd.arg("match").arg("--json");
+    if !extra.contains(&"--pdn") {
+        cmd.arg("--pdn").arg(&pdn);
+    }
+    for e in engines {
         cmd.arg("--engine").args(e);
     }
     for (flag, value) in [
@@ -137,6 +155,10 @@ fn run_match(dir: &Path, engines: [Vec<String>; 2], extra: &[&str]) -> Ran {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect();
+    let pdn = match extra.iter().position(|a| *a == "--pdn") {
+        Some(i) => PathBuf::from(extra[i + 1]),
+        None => pdn,
+    };
     Ran {
         events,
         pdn: std::fs::read_to_string(&pdn).unwrap_or_default(),
@@ -255,7 +277,7 @@ fn swapped(ran: &Ran) -> Result<(), Failed> {
         check(by_rules(reason), format!("not ended by the rules: {x}"))?;
     }
     let s = ran.summary();
-    let e = &s["engines"][0];
+    let e = &s["standings"][0];
     let n =
         e["wins"].as_u64().unwrap() + e["draws"].as_u64().unwrap() + e["losses"].as_u64().unwrap();
     check(n == 2, format!("tally {s}"))
@@ -395,7 +417,7 @@ fn disconnect() -> Result<(), Failed> {
             check(x["reason"] == "DISCONNECT", format!("{proto}: {x}"))?;
         }
         check(
-            ran.summary()["engines"][1]["forfeits"]["DISCONNECT"] == 2,
+            ran.summary()["standings"][1]["forfeits"]["DISCONNECT"] == 2,
             format!("{}", ran.summary()),
         )?;
     }
@@ -476,7 +498,10 @@ fn false_claims() -> Result<(), Failed> {
         g["claim"]["status"] == "false" && g["claim"]["by"] == "black",
         format!("{g}"),
     )?;
-    check(ran.summary()["engines"][1]["false_claims"] == 1, "counted")?;
+    check(
+        ran.summary()["standings"][1]["false_claims"] == 1,
+        "counted",
+    )?;
     // Without --strict-claims: recorded as made, unverified.
     let dir = scratch("claim-lenient");
     let ran = run_match(
@@ -691,7 +716,6 @@ fn illegal_opening() -> Result<(), Failed> {
 fn bad_command_lines() -> Result<(), Failed> {
     let dir = scratch("bad-lines");
     let cases: Vec<(Vec<String>, Vec<String>, &str)> = vec![
-        (hub("A", ""), dxp("B", ""), "same protocol"),
         (hub("A", ""), hub("A", ""), "different name"),
         (
             hub("A", ""),
@@ -719,6 +743,30 @@ fn bad_command_lines() -> Result<(), Failed> {
         &["--variant", "turkish"],
     );
     check(ran.output.status.code() == Some(2), "turkish refused")?;
+    for (extra, says) in [
+        (&["--sprt", "elo0=5", "elo1=0"][..], "elo0 must be less"),
+        (
+            &["--sprt", "elo0=0", "elo1=5", "--shard", "1/2"][..],
+            "fixed length",
+        ),
+        (&["--shard", "3/2"][..], "--shard 3/2"),
+    ] {
+        let ran = run_match(&dir, [hub("A", ""), hub("B", "")], extra);
+        let err = String::from_utf8_lossy(&ran.output.stderr);
+        check(
+            ran.output.status.code() == Some(2) && err.contains(says),
+            format!("{extra:?}: exit 2 and '{says}': {err}"),
+        )?;
+    }
+    let ran = run_engines(
+        &dir,
+        &[hub("A", ""), hub("B", ""), hub("C", "")],
+        &["--sprt", "elo0=0", "elo1=5"],
+    );
+    check(
+        ran.output.status.code() == Some(2),
+        "an SPRT of three engines",
+    )?;
     // A program that does not exist: the match stops, exit 1.
     let ran = run_match(
         &dir,
@@ -842,6 +890,486 @@ fn signal_ends_engines() -> Result<(), Failed> {
             "the engines were ended with the match".to_string(),
         )?;
         std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    Ok(())
+}
+
+/// A strict DXP follower (`strict`, see `peer.rs`) against the referee: it fails on a GAMEEND
+/// sent out of turn and on a second confirmation; every game must end cleanly by the rules,
+/// by the move limit and by its own resignation, its log empty.
+fn strict_follower() -> Result<(), Failed> {
+    let dir = scratch("strict");
+    let log = dir.join("violations.log");
+    let strict = |name: &str, more: &str| {
+        dxp(
+            name,
+            &format!("strict log={} {more}", log.to_string_lossy()),
+        )
+    };
+    // By the rules: 28x19 takes Black's last man (Black, on turn, gives up); the short opening
+    // ends by a draw rule (the engine on turn moves, its move is the last word).
+    let o = openings(&dir, "W:W28:B23\nW:W43,48:B3,8\n");
+    let cases: Vec<(Vec<&str>, &str, Vec<&str>)> = vec![
+        (vec!["--openings", &o], "", vec![]),
+        (
+            vec!["--games", "2", "--max-plies", "7"],
+            "",
+            vec!["MOVE_LIMIT"],
+        ),
+        (
+            vec!["--games", "2", "--max-plies", "8"],
+            "",
+            vec!["MOVE_LIMIT"],
+        ),
+        (vec!["--games", "2", "--moves", "3"], "", vec!["MOVE_LIMIT"]),
+        (vec!["--games", "2"], "claim=2:loss", vec!["RESIGNATION"]),
+    ];
+    for (extra, b_script, reasons) in cases {
+        let ran = run_match(&dir, [strict("A", ""), strict("B", b_script)], &extra);
+        ok(&ran)?;
+        let violations = std::fs::read_to_string(&log).unwrap_or_default();
+        check(violations.is_empty(), format!("{extra:?}: {violations}"))?;
+        for g in ran.games() {
+            let reason = g["reason"].as_str().unwrap_or_default();
+            let fine = if reasons.is_empty() {
+                by_rules(reason)
+            } else {
+                reasons.contains(&reason)
+            };
+            check(fine, format!("{extra:?}: {g}"))?;
+        }
+        if extra.contains(&"--openings") {
+            check(
+                ran.games().iter().any(|g| g["reason"] == "NO_LEGAL_MOVES"),
+                format!("{:?}", ran.games()),
+            )?;
+        }
+        check(
+            ran.summary()["restarts"] == 0,
+            format!("no engine started again: {}", ran.summary()),
+        )?;
+    }
+    Ok(())
+}
+
+/// The strict follower itself fails on a referee that breaks the text: a GAMEEND while it is
+/// its turn, and a GAMEEND after the game has ended.
+fn strict_follower_self_check() -> Result<(), Failed> {
+    use std::io::{Read, Write};
+    let dir = scratch("strict-self");
+    for (case, script) in [("out of turn", 0), ("second", 1)] {
+        let log = dir.join(format!("log-{script}"));
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = l.local_addr().unwrap().port();
+        drop(l);
+        let mut child = Command::new(exe())
+            .args(["--peer-dxp", "--port", &port.to_string(), "strict"])
+            .arg(format!("log={}", log.to_string_lossy()))
+            .spawn()
+            .unwrap();
+        let mut s = loop {
+            if let Ok(s) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+                break s;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        s.set_nodelay(true).unwrap();
+        let send = |s: &mut std::net::TcpStream, m: &str| {
+            s.write_all(format!("{m}\0").as_bytes()).unwrap()
+        };
+        // The follower plays Black: the referee (White) moves first.
+        send(&mut s, &format!("R01{:<32}Z001000A", "Bad referee"));
+        let mut buf = [0u8; 64];
+        let _ = s.read(&mut buf);
+        if script == 0 {
+            // A move, then at once a GAMEEND: it is the follower's turn.
+            send(&mut s, "M0001322800\0E00");
+        } else {
+            // A GAMEEND on the referee's turn (allowed), confirmed; then a second one.
+            send(&mut s, "E20");
+            let _ = s.read(&mut buf);
+            send(&mut s, "E00");
+        }
+        let t0 = std::time::Instant::now();
+        let status = loop {
+            if let Some(st) = child.try_wait().unwrap() {
+                break Some(st);
+            }
+            if t0.elapsed().as_secs() > 20 {
+                let _ = child.kill();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        check(
+            status.and_then(|s| s.code()) == Some(7) && !text.is_empty(),
+            format!("{case}: the follower did not fail ({status:?}, '{text}')"),
+        )?;
+    }
+    Ok(())
+}
+
+fn mixed_protocols() -> Result<(), Failed> {
+    let dir = scratch("mixed");
+    let o = openings(&dir, SHORT);
+    let ran = run_match(
+        &dir,
+        [hub("A", ""), dxp("B", "strict")],
+        &["--openings", &o],
+    );
+    ok(&ran)?;
+    swapped(&ran)?;
+    replay(&ran, &dir)
+}
+
+fn tournaments() -> Result<(), Failed> {
+    let dir = scratch("tournament");
+    let o = openings(&dir, SHORT);
+    let three = [hub("A", ""), hub("B", "illegal=3"), dxp("C", "strict")];
+    let ran = run_engines(&dir, &three, &["--openings", &o]);
+    ok(&ran)?;
+    let games = ran.games();
+    check(games.len() == 6, format!("{} games", games.len()))?;
+    for (x, y) in [("A", "B"), ("A", "C"), ("B", "C")] {
+        let n = games
+            .iter()
+            .filter(|g| {
+                (g["white"] == x && g["black"] == y) || (g["white"] == y && g["black"] == x)
+            })
+            .count();
+        check(n == 2, format!("{x}-{y}: {n} games"))?;
+    }
+    let s = ran.summary();
+    check(
+        s["standings"].as_array().map(Vec::len) == Some(3),
+        format!("{s}"),
+    )?;
+    check(s["crosstable"][0][1]["wins"].is_u64(), format!("{s}"))?;
+    // B loses every game by its illegal move: last, with no point.
+    check(
+        s["standings"][2]["name"] == "B" && s["standings"][2]["points"] == 0.0,
+        format!("{s}"),
+    )?;
+    check(
+        s["pairings"].as_array().map(Vec::len) == Some(3),
+        format!("{s}"),
+    )?;
+    replay(&ran, &dir)?;
+    // The report of the file agrees, with a crosstable in its text.
+    let out = report(&[&dir.join("games.pdn")], &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    check(
+        out.status.success() && text.contains("Crosstable"),
+        format!("{text}"),
+    )?;
+    let dir = scratch("gauntlet");
+    let o = openings(&dir, SHORT);
+    let ran = run_engines(
+        &dir,
+        &three,
+        &["--openings", &o, "--tournament", "gauntlet"],
+    );
+    ok(&ran)?;
+    let games = ran.games();
+    check(games.len() == 4, format!("{} games", games.len()))?;
+    check(
+        games.iter().all(|g| g["white"] == "A" || g["black"] == "A"),
+        "A in every game",
+    )
+}
+
+/// `arbiter match report` of files, with extra arguments.
+fn report(files: &[&Path], extra: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "report"])
+        .args(files)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn report_json(files: &[&Path], extra: &[&str]) -> Result<Value, Failed> {
+    let mut args = vec!["--json"];
+    args.extend_from_slice(extra);
+    let out = report(files, &args);
+    check(
+        out.status.success(),
+        format!("report: {}", String::from_utf8_lossy(&out.stderr)),
+    )?;
+    serde_json::from_slice(&out.stdout).map_err(|e| format!("report JSON: {e}").into())
+}
+
+fn sprt_stops() -> Result<(), Failed> {
+    for (first, second, decision) in [("", "illegal=1", "h1"), ("illegal=1", "", "h0")] {
+        let dir = scratch(&format!("sprt-{decision}"));
+        let ran = run_match(
+            &dir,
+            [hub("A", first), hub("B", second)],
+            &["--sprt", "elo0=0", "elo1=5", "--games", "400"],
+        );
+        ok(&ran)?;
+        let s = ran.summary();
+        check(
+            s["stopped"] == "sprt" && s["sprt"]["decision"] == decision,
+            format!("{s}"),
+        )?;
+        let n = s["games"].as_u64().unwrap();
+        check(n < 400 && n % 2 == 0, format!("{n} games"))?;
+        let last = ran.games().last().cloned().cloned().unwrap_or_default();
+        check(last["sprt"]["llr"].is_f64(), format!("live LLR: {last}"))?;
+        // Every pair won by one side: the degenerate counts decide, no figure is infinite.
+        let r = report_json(&[&dir.join("games.pdn")], &["--sprt", "elo0=0", "elo1=5"])?;
+        // The files may follow --sprt's words.
+        let after = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["match", "report", "--json", "--sprt", "elo0=0", "elo1=5"])
+            .arg(dir.join("games.pdn"))
+            .output()
+            .unwrap();
+        let after: Value = serde_json::from_slice(&after.stdout).map_err(|e| e.to_string())?;
+        check(after["sprt"] == r["sprt"], format!("{after}"))?;
+        check(r["sprt"] == s["sprt"], format!("{r} / {s}"))?;
+        let text = String::from_utf8_lossy(
+            &report(&[&dir.join("games.pdn")], &["--sprt", "elo0=0", "elo1=5"]).stdout,
+        )
+        .to_string();
+        check(
+            text.contains(if decision == "h1" {
+                "H1 accepted"
+            } else {
+                "H0 accepted"
+            }),
+            text,
+        )?;
+    }
+    Ok(())
+}
+
+/// The games of a PDN file by number: (white, black, result, reason).
+fn games_of(pdn: &str) -> Vec<(u64, String)> {
+    let mut out = Vec::new();
+    let mut number = 0;
+    let mut tags = String::new();
+    for l in pdn.lines() {
+        if let Some(r) = l.strip_prefix("[Round \"") {
+            number = r.split(['.', '"']).nth(1).unwrap().parse().unwrap();
+        }
+        for t in ["White", "Black", "Result", "Termination"] {
+            if let Some(v) = l.strip_prefix(&format!("[{t} \"")) {
+                tags.push_str(v);
+            }
+        }
+        if l.starts_with("[Verdict") {
+            out.push((number, std::mem::take(&mut tags)));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn kill_and_resume() -> Result<(), Failed> {
+    let dir = scratch("resume");
+    let o = openings(&dir, "W:W43,48:B3,8\nW:W42,47:B4,9\n");
+    let engines = [hub("A", "delay=40"), hub("B", "delay=40")];
+    let args = ["--openings", o.as_str(), "--rounds", "3"];
+    // The whole match, never stopped, for comparison.
+    let whole = run_match(&dir, engines.clone(), &args);
+    ok(&whole)?;
+    let pdn = dir.join("killed.pdn");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    cmd.args(["match", "--json", "--tc", "60", "--pdn"])
+        .arg(&pdn)
+        .args(args);
+    for e in &engines {
+        cmd.arg("--engine").args(e);
+    }
+    let mut child = cmd
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while games_of(&std::fs::read_to_string(&pdn).unwrap_or_default()).len() < 3 {
+        if t0.elapsed().as_secs() > 120 {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err("three games written within two minutes".into());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SIGKILL: no chance to finish anything.
+    let _ = child.kill();
+    let _ = child.wait();
+    // A write cut short: half a game at the end of the file.
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    let first_game = &whole.pdn[..whole.pdn.find("\n\n").unwrap()];
+    let torn = &first_game[..first_game.len() * 2 / 3];
+    std::fs::write(&pdn, format!("{text}{torn}")).unwrap();
+    let before = games_of(&text).len();
+    check(before < 12, format!("killed after {before} games of 12"))?;
+    let mut more = args.to_vec();
+    more.extend(["--resume", "--pdn", pdn.to_str().unwrap()]);
+    let resumed = run_match(&dir, engines.clone(), &more);
+    ok(&resumed)?;
+    check(
+        resumed.events[0]["resumed"] == before as u64,
+        format!("{} read back, {} whole", resumed.events[0], before),
+    )?;
+    let after = std::fs::read_to_string(&pdn).unwrap();
+    // No game lost, none twice, the same games as the match never stopped.
+    check(
+        games_of(&after) == games_of(&whole.pdn),
+        format!("{:?}\n{:?}", games_of(&after), games_of(&whole.pdn)),
+    )?;
+    let a = report_json(&[&pdn], &[])?;
+    let b = report_json(&[&dir.join("games.pdn")], &[])?;
+    check(
+        a["standings"] == b["standings"] && a["pairings"] == b["pairings"],
+        format!("{a}\n{b}"),
+    )?;
+    let judged = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["judge", "--ndjson"])
+        .arg(&pdn)
+        .output()
+        .unwrap();
+    let jt = String::from_utf8_lossy(&judged.stdout);
+    check(
+        judged.status.success() && !jt.contains("\"error\":{"),
+        format!("judge: {jt}"),
+    )?;
+    // Resumed again: nothing left to play.
+    let again = run_match(&dir, engines.clone(), &more);
+    ok(&again)?;
+    check(
+        again.events[0]["to_play"] == 0,
+        format!("{}", again.events[0]),
+    )?;
+    // Other arguments: another match, refused.
+    let mut other = more.clone();
+    other.extend(["--tc", "30"]);
+    let refused = run_match(&dir, engines, &other);
+    let err = String::from_utf8_lossy(&refused.output.stderr);
+    check(
+        refused.output.status.code() == Some(2) && err.contains("another match"),
+        format!("{err}"),
+    )
+}
+
+fn shards() -> Result<(), Failed> {
+    let dir = scratch("shards");
+    let o = openings(&dir, "W:W43,48:B3,8\nW:W42,47:B4,9\nW:W41,46:B5,10\n");
+    let engines = [hub("A", "illegal=4"), hub("B", "")];
+    let args = ["--openings", o.as_str(), "--games", "10"];
+    let whole = run_match(&dir, engines.clone(), &args);
+    ok(&whole)?;
+    let mut files = Vec::new();
+    for i in 1..=2 {
+        let f = dir.join(format!("shard-{i}.pdn"));
+        let shard = format!("{i}/2");
+        let mut a = args.to_vec();
+        a.extend(["--shard", &shard, "--pdn", f.to_str().unwrap()]);
+        let ran = run_match(&dir, engines.clone(), &a);
+        ok(&ran)?;
+        // Pairs stay together: each shard plays whole pairs.
+        for g in ran.games() {
+            let n = g["game"].as_u64().unwrap();
+            let pair = n.div_ceil(2);
+            check((pair - 1) % 2 == i - 1, format!("game {n} in shard {i}"))?;
+        }
+        files.push(f);
+    }
+    let merged: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    let r = report_json(&merged, &[])?;
+    let w = report_json(&[&dir.join("games.pdn")], &[])?;
+    check(r["games"] == 10, format!("{r}"))?;
+    check(
+        r["standings"] == w["standings"] && r["pairings"] == w["pairings"],
+        format!("{r}\n{w}"),
+    )?;
+    let mut joined = String::new();
+    for f in &files {
+        joined.push_str(&std::fs::read_to_string(f).unwrap());
+    }
+    check(
+        games_of(&joined) == games_of(&whole.pdn),
+        "the slices are the schedule",
+    )?;
+    // A shard's file twice: its games would count twice.
+    let twice = report(&[merged[0], merged[0]], &[]);
+    check(
+        twice.status.code() == Some(2)
+            && String::from_utf8_lossy(&twice.stderr).contains("played twice"),
+        "a file twice is refused",
+    )
+}
+
+/// A PDN file of the games of a published run, rebuilt from its pentanomial counts and its
+/// wins, draws and losses (pairs of no moves, each game's result and reason): the report must
+/// print the figures the run's page printed.
+fn published_file(path: &Path, penta: [u32; 5], wl: u32) -> Result<(), Failed> {
+    let mut text = String::new();
+    let mut n = 0;
+    let mut game = |text: &mut String, white: &str, black: &str, verdict: &str| {
+        n += 1;
+        let (result, reason) = match verdict {
+            "white_wins" => ("2-0", "RESIGNATION"),
+            "black_wins" => ("0-2", "RESIGNATION"),
+            _ => ("1-1", "ENGINE_CLAIM"),
+        };
+        text.push_str(&format!(
+            "[Event \"published\"]\n[Round \"1.{n}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n\
+             [Result \"{result}\"]\n[PlyCount \"0\"]\n[Termination \"{reason}\"]\n\
+             [Verdict \"{verdict}\"]\n[MatchId \"published\"]\n\n{result}\n\n"
+        ));
+    };
+    // The first engine "new" is White in each pair's first game; its points in the pair.
+    let pairs: [(&str, &str); 6] = [
+        ("black_wins", "white_wins"), // LL
+        ("black_wins", "draw"),       // LD
+        ("draw", "draw"),             // DD
+        ("white_wins", "white_wins"), // WL
+        ("white_wins", "draw"),       // DW
+        ("white_wins", "black_wins"), // WW
+    ];
+    let counts = [penta[0], penta[1], penta[2] - wl, wl, penta[3], penta[4]];
+    for (k, &(g1, g2)) in pairs.iter().enumerate() {
+        for _ in 0..counts[k] {
+            game(&mut text, "new", "base", g1);
+            game(&mut text, "base", "new", g2);
+        }
+    }
+    std::fs::write(path, text).map_err(|e| e.to_string().into())
+}
+
+fn report_published() -> Result<(), Failed> {
+    let dir = scratch("published");
+    // OpenBench, https://paulsonkoly.pythonanywhere.com/test/34/ (quoted in
+    // https://github.com/paulsonkoly/chess-3/pull/39): H0 accepted.
+    let a = dir.join("chess-3-34.pdn");
+    published_file(&a, [78, 64, 64, 14, 4], 45)?;
+    let out = report(&[&a], &["--sprt", "elo0=0", "elo1=5"]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    for line in [
+        "Elo   | -164.92 +- 30.04 (95%)",
+        "LLR   | -2.95 (-2.94, 2.94) [0.00, 5.00] H0 accepted",
+        "Games | N: 448 W: 67 L: 265 D: 116",
+        "Penta | [78, 64, 64, 14, 4]",
+    ] {
+        check(text.contains(line), format!("'{line}' in\n{text}"))?;
+    }
+    // OpenBench, https://chess.aronpetkovski.com/test/2502/ (quoted in
+    // https://github.com/Yoshie2000/PlentyChess/pull/213), alpha 0.05 and beta 0.1.
+    let b = dir.join("plenty-2502.pdn");
+    published_file(&b, [44, 241, 590, 413, 71], 343)?;
+    let out = report(&[&b], &["--sprt", "elo0=0", "elo1=3", "beta=0.1"]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    for line in [
+        "Elo   | 28.96 +- 8.30 (95%)",
+        "LLR   | 2.91 (-2.25, 2.89) [0.00, 3.00] H1 accepted",
+        "Games | N: 2718 W: 898 L: 672 D: 1148",
+        "Penta | [44, 241, 590, 413, 71]",
+    ] {
+        check(text.contains(line), format!("'{line}' in\n{text}"))?;
     }
     Ok(())
 }

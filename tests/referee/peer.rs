@@ -9,6 +9,7 @@
 //! - `garbage=K`, `oversized=K`: at its K-th move, a broken message, or one of 70 000 bytes;
 //! - `wrongside=K`: after its K-th move, another move at once, out of turn;
 //! - `slow=K:MS`: waits MS milliseconds before its K-th move;
+//! - `delay=MS`: waits MS milliseconds before every move;
 //! - `crash=K`: exits with status 3 at its K-th move;
 //! - `disconnect=K`: at its K-th move, closes the connection (DXP) or its output (Hub), and
 //!   stays alive;
@@ -16,6 +17,16 @@
 //!   GAMEEND; Hub `done` with `claim=`);
 //! - `stall`: never accepts a game (DXP) or never finishes the handshake (Hub);
 //! - `silent`: never answers GAMEEND (DXP).
+//! - `strict`: a DXP follower that holds the referee to the DXP text (mesander.nl/damexchange,
+//!   GAMEEND): it thinks `think` milliseconds (30 by default) at each turn, and a message that
+//!   arrives while it is its turn (a GAMEEND out of turn), a GAMEEND after the game has ended
+//!   (a second confirmation) or a MOVE after it are violations: it writes them to the file of
+//!   `log=PATH` and exits with status 7, as GWD exits on them.
+//! - `think=MS`: the strict follower's thinking time.
+//!
+//! Every DXP peer ends a game as the text says: on its turn without a legal move it sends
+//! GAMEEND (`1`, it gives up) and waits for the one confirmation; a GAMEEND received on the
+//! referee's turn it confirms once; it never answers a confirmation.
 
 use std::io::{BufRead, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -30,16 +41,23 @@ pub struct Script {
     oversized: Option<u32>,
     wrongside: Option<u32>,
     slow: Option<(u32, u64)>,
+    delay: u64,
     crash: Option<u32>,
     disconnect: Option<u32>,
     claim: Option<(u32, String)>,
     stall: bool,
     silent: bool,
+    strict: bool,
+    think: u64,
+    log: Option<String>,
 }
 
 impl Script {
     pub fn parse(words: &[String]) -> Script {
-        let mut s = Script::default();
+        let mut s = Script {
+            think: 30,
+            ..Script::default()
+        };
         for w in words {
             let (k, v) = w.split_once('=').unwrap_or((w, ""));
             let n = || v.split(':').next().unwrap().parse::<u32>().unwrap();
@@ -50,11 +68,15 @@ impl Script {
                 "oversized" => s.oversized = Some(n()),
                 "wrongside" => s.wrongside = Some(n()),
                 "slow" => s.slow = Some((n(), second().parse().unwrap())),
+                "delay" => s.delay = n() as u64,
                 "crash" => s.crash = Some(n()),
                 "disconnect" => s.disconnect = Some(n()),
                 "claim" => s.claim = Some((n(), second())),
                 "stall" => s.stall = true,
                 "silent" => s.silent = true,
+                "strict" => s.strict = true,
+                "think" => s.think = n() as u64,
+                "log" => s.log = Some(v.to_string()),
                 _ => {}
             }
         }
@@ -104,6 +126,9 @@ fn illegal_move(pos: &Position) -> (u32, u32, Vec<u32>) {
 }
 
 fn decide(script: &Script, k: u32, pos: &Position) -> Act {
+    if script.delay > 0 {
+        std::thread::sleep(Duration::from_millis(script.delay));
+    }
     if script.crash == Some(k) {
         return Act::Crash;
     }
@@ -183,10 +208,48 @@ fn two(n: u32) -> String {
     format!("{n:02}")
 }
 
+/// A breach of the DXP text seen by the strict follower: written to its log, and the follower
+/// exits.
+fn violation(script: &Script, what: &str) -> ! {
+    if let Some(path) = &script.log {
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            let _ = writeln!(f, "{what}");
+        }
+    }
+    std::process::exit(7)
+}
+
+/// Whether a message is waiting to be read.
+fn pending(reader: &std::io::BufReader<TcpStream>, stream: &TcpStream) -> bool {
+    if !reader.buffer().is_empty() {
+        return true;
+    }
+    let _ = stream.set_nonblocking(true);
+    let mut b = [0u8; 1];
+    let there = matches!(stream.peek(&mut b), Ok(n) if n > 0);
+    let _ = stream.set_nonblocking(false);
+    there
+}
+
+/// Where the follower stands in a game.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// No game: between games (a GAMEEND here is a second one).
+    Over,
+    Playing,
+    /// It sent its own GAMEEND and waits for the one confirmation.
+    Confirming,
+}
+
 /// A DXP engine on `stream`, a follower: it accepts every game request.
 pub fn dxp_conversation(mut stream: TcpStream, script: &Script) {
     let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
     let mut pos: Option<(Position, Color, u32)> = None;
+    let mut phase = Phase::Over;
     let send = |s: &mut TcpStream, text: &str| {
         let mut b = text.as_bytes().to_vec();
         b.push(0);
@@ -219,9 +282,16 @@ pub fn dxp_conversation(mut stream: TcpStream, script: &Script) {
                 };
                 send(&mut stream, &format!("A{:<32}0", "Scripted peer"));
                 pos = Some((start, me, 0));
+                phase = Phase::Playing;
             }
             Some('M') => {
-                let Some((p, me, n)) = pos.as_mut() else {
+                if phase != Phase::Playing {
+                    if script.strict {
+                        violation(script, &format!("a MOVE after the game ended: {text}"));
+                    }
+                    continue;
+                }
+                let Some((p, _, _)) = pos.as_mut() else {
                     continue;
                 };
                 let from: u32 = text[5..7].parse().unwrap();
@@ -231,23 +301,63 @@ pub fn dxp_conversation(mut stream: TcpStream, script: &Script) {
                     .map(|i| text[11 + 2 * i..13 + 2 * i].parse().unwrap())
                     .collect();
                 *p = apply(p, from, to, &caps);
-                let _ = (me, n);
             }
             Some('E') => {
-                pos = None;
-                if !script.silent {
-                    send(&mut stream, "E00");
+                match phase {
+                    // The one confirmation of its own GAMEEND: the game is over.
+                    Phase::Confirming => {}
+                    Phase::Over => {
+                        if script.strict {
+                            violation(script, "a second GAMEEND after the game ended");
+                        }
+                    }
+                    Phase::Playing => {
+                        let on_turn = pos.as_ref().is_some_and(|(p, me, _)| p.side() == *me);
+                        if on_turn && script.strict {
+                            violation(script, "a GAMEEND out of turn (it was my turn)");
+                        }
+                        if !script.silent {
+                            send(&mut stream, "E00");
+                        }
+                    }
                 }
+                phase = Phase::Over;
+                pos = None;
                 continue;
             }
             _ => continue,
         }
-        // Its turn, with a move to make? (A finished game waits for the GAMEEND.)
+        // Its turn, with a move to make?
         let Some((p, me, n)) = pos.as_mut() else {
             continue;
         };
+        if p.side() != *me {
+            continue;
+        }
+        if script.strict {
+            // It thinks; nothing may come from the referee meanwhile.
+            std::thread::sleep(Duration::from_millis(script.think));
+            if pending(&reader, &stream) {
+                let mut next = Vec::new();
+                let _ = reader.read_until(0, &mut next);
+                let what = String::from_utf8_lossy(&next)
+                    .trim_end_matches('\0')
+                    .to_string();
+                if what.starts_with('E') {
+                    violation(
+                        script,
+                        &format!("a GAMEEND out of turn (it was my turn): {what}"),
+                    );
+                }
+                violation(script, &format!("a message during my turn: {what}"));
+            }
+        }
         let moves = variant().legal_moves(p, &Budget::unlimited()).unwrap();
-        if p.side() != *me || moves.is_empty() {
+        if moves.is_empty() {
+            // No legal move: it gives up, and waits for the confirmation.
+            send(&mut stream, "E10");
+            phase = Phase::Confirming;
+            pos = None;
             continue;
         }
         *n += 1;
@@ -279,6 +389,7 @@ pub fn dxp_conversation(mut stream: TcpStream, script: &Script) {
                     _ => '3',
                 };
                 send(&mut stream, &format!("E{reason}0"));
+                phase = Phase::Confirming;
                 pos = None;
             }
             Act::Crash => std::process::exit(3),
