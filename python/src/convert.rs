@@ -22,7 +22,10 @@ fn module<'py>(
 }
 
 /// `value` as a Python object: dicts, lists, strings, numbers, None.
-pub fn plain<'py, T: Serialize + ?Sized>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
+pub fn plain<'py, T: Serialize + ?Sized>(
+    py: Python<'py>,
+    value: &T,
+) -> PyResult<Bound<'py, PyAny>> {
     pythonize::pythonize(py, value).map_err(PyErr::from)
 }
 

@@ -31,8 +31,14 @@ pub struct Node {
     pub pos: arbiter_rules::Position,
     /// lidraughts' move counters, when the FEN had them (carried on in every FEN after).
     pub counters: Option<Counters>,
+    /// The legal moves in the documented order, once they are looked at.
+    ordered: OnceLock<Result<Vec<arbiter_rules::Move>, GenError>>,
+    /// The legal moves as generated, when only counted.
     generated: OnceLock<Result<Vec<arbiter_rules::Move>, GenError>>,
-    listed: OnceLock<Result<MoveList, GenError>>,
+    /// The legal moves written out (notation, route, captured squares), in the same order as
+    /// `ordered`, once a move's text or squares are asked for.
+    /// (Boxed: a node is made for every move played, most never written out.)
+    listed: OnceLock<Box<Result<MoveList, GenError>>>,
 }
 
 impl Node {
@@ -45,6 +51,7 @@ impl Node {
             v,
             pos,
             counters,
+            ordered: OnceLock::new(),
             generated: OnceLock::new(),
             listed: OnceLock::new(),
         })
@@ -65,35 +72,49 @@ impl Node {
         self.v.fen_counters(&self.pos, self.counters)
     }
 
-    /// The legal moves, one per move identity (the per-position capture bound applies).
-    pub fn generated(&self) -> Result<&[arbiter_rules::Move], GenError> {
-        if let Some(listed) = self.listed.get() {
-            if let (Ok(_), None) = (listed, self.generated.get()) {
-                // Listed already: no second generation.
-                let moves = listed.as_ref().map(|l| l.iter().map(|d| d.mv).collect());
-                let _ = self.generated.set(moves.map_err(|e: &GenError| *e));
-            }
-        }
-        self.generated
-            .get_or_init(|| self.v.legal_moves(&self.pos, &Budget::unlimited()))
+    /// The legal moves, one per move identity, in the documented order of move lists (the
+    /// per-position capture bound applies).
+    pub fn ordered(&self) -> Result<&[arbiter_rules::Move], GenError> {
+        self.ordered
+            .get_or_init(|| {
+                let mut moves = match self.generated.get() {
+                    Some(generated) => generated.clone()?,
+                    None => self.generate()?,
+                };
+                self.v.sort_legal_moves(&mut moves);
+                Ok(moves)
+            })
             .as_deref()
             .map_err(|e| *e)
+    }
+
+    /// The legal moves as generated, in a list with room for most positions' moves.
+    fn generate(&self) -> Result<Vec<arbiter_rules::Move>, GenError> {
+        let mut moves = Vec::with_capacity(32);
+        self.v
+            .generate(&self.pos, &Budget::unlimited(), &mut moves)?;
+        Ok(moves)
     }
 
     /// The legal moves written out, in the documented order.
     pub fn listed(&self) -> Result<&MoveList, GenError> {
         self.listed
-            .get_or_init(|| self.v.list_moves(&self.pos, &Budget::unlimited()))
+            .get_or_init(|| Box::new(self.v.list_moves(&self.pos, &Budget::unlimited())))
+            .as_ref()
             .as_ref()
             .map_err(|e| *e)
     }
 
     /// The number of legal moves.
     pub fn count(&self) -> Result<usize, GenError> {
-        match self.listed.get() {
-            Some(Ok(l)) => Ok(l.len()),
-            _ => self.generated().map(<[_]>::len),
+        if let Some(ordered) = self.ordered.get() {
+            return ordered.as_ref().map(Vec::len).map_err(|e| *e);
         }
+        self.generated
+            .get_or_init(|| self.generate())
+            .as_ref()
+            .map(Vec::len)
+            .map_err(|e| *e)
     }
 
     /// The position after `mv` (a legal move of this one).
@@ -105,9 +126,9 @@ impl Node {
         )
     }
 
-    /// The index of `mv` among the listed moves, if it is legal here.
+    /// The index of `mv` among the legal moves, if it is legal here.
     fn index_of(&self, mv: &arbiter_rules::Move) -> Result<Option<usize>, GenError> {
-        Ok(self.listed()?.iter().position(|d| d.mv == *mv))
+        Ok(self.ordered()?.iter().position(|m| m == mv))
     }
 
     /// Whether `other` is the same position (variant, pieces, side, state; not the counters).
@@ -219,14 +240,21 @@ pub struct Move {
 }
 
 impl Move {
+    /// The move written out: notation, route, captured squares.
     fn view(&self) -> MoveView<'_> {
-        // A Move is made from its node's list only.
-        self.node
-            .listed
-            .get()
-            .and_then(|l| l.as_ref().ok())
-            .and_then(|l| l.get(self.index))
-            .expect("a move's node has its moves listed")
+        // A Move is one of its node's legal moves, whose generation succeeded; the list is in
+        // the same order (`sort_legal_moves`), and the move is looked for should it not be.
+        let list = self
+            .node
+            .listed()
+            .expect("a move's position has its legal moves");
+        match list.get(self.index) {
+            Some(view) if view.mv == self.mv => view,
+            _ => list
+                .iter()
+                .find(|view| view.mv == self.mv)
+                .expect("a move is listed in its position"),
+        }
     }
 
     /// The canonical notation.
@@ -358,10 +386,7 @@ impl Move {
     }
 
     fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (Position, String))> {
-        let parse = py
-            .get_type::<Position>()
-            .getattr("parse_move")?
-            .unbind();
+        let parse = py.get_type::<Position>().getattr("parse_move")?.unbind();
         Ok((
             parse,
             (
@@ -386,6 +411,10 @@ impl LegalMoves {
     fn listed(&self, py: Python<'_>) -> PyResult<&MoveList> {
         self.node.listed().or_raise(py)
     }
+
+    fn ordered(&self, py: Python<'_>) -> PyResult<&[arbiter_rules::Move]> {
+        self.node.ordered().or_raise(py)
+    }
 }
 
 #[pymethods]
@@ -399,7 +428,7 @@ impl LegalMoves {
     }
 
     fn __getitem__(&self, py: Python<'_>, index: isize) -> PyResult<Move> {
-        let list = self.listed(py)?;
+        let list = self.ordered(py)?;
         let len = list.len() as isize;
         let i = if index < 0 { index + len } else { index };
         if i < 0 || i >= len {
@@ -409,12 +438,12 @@ impl LegalMoves {
         Ok(Move {
             node: self.node.clone(),
             index: i,
-            mv: list.get(i).map(|d| d.mv).expect("within the list"),
+            mv: list[i],
         })
     }
 
     fn __iter__(&self, py: Python<'_>) -> PyResult<LegalMovesIter> {
-        self.listed(py)?;
+        self.ordered(py)?;
         Ok(LegalMovesIter {
             node: self.node.clone(),
             next: 0,
@@ -425,8 +454,7 @@ impl LegalMoves {
     fn __contains__(&self, py: Python<'_>, item: &Bound<'_, PyAny>) -> PyResult<bool> {
         if let Ok(m) = item.cast::<Move>() {
             let m = m.get();
-            return Ok(std::ptr::eq(m.node.v, self.node.v)
-                && self.node.generated().or_raise(py)?.contains(&m.mv));
+            return Ok(std::ptr::eq(m.node.v, self.node.v) && self.ordered(py)?.contains(&m.mv));
         }
         if let Ok(text) = item.extract::<&str>() {
             return Ok(self
@@ -450,7 +478,11 @@ impl LegalMoves {
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let list = self.listed(py)?;
         let texts: Vec<&str> = list.iter().map(|d| d.notation).collect();
-        Ok(format!("<LegalMoves ({}): {}>", texts.len(), texts.join(", ")))
+        Ok(format!(
+            "<LegalMoves ({}): {}>",
+            texts.len(),
+            texts.join(", ")
+        ))
     }
 }
 
@@ -469,13 +501,12 @@ impl LegalMovesIter {
 
     fn __next__(mut slf: PyRefMut<'_, Self>) -> Option<Move> {
         let i = slf.next;
-        let mv = slf
+        let mv = *slf
             .node
-            .listed
+            .ordered
             .get()
-            .and_then(|l| l.as_ref().ok())
-            .and_then(|l| l.get(i))
-            .map(|d| d.mv)?;
+            .and_then(|o| o.as_ref().ok())
+            .and_then(|o| o.get(i))?;
         slf.next += 1;
         Some(Move {
             node: slf.node.clone(),
@@ -659,7 +690,14 @@ impl Position {
             None => None,
             Some(m) => Some(resolve(py, &self.node, m)?.get().view().long.to_string()),
         };
-        svg_of(py, self.node.v, Some(self.node.fen()), text, flip, coordinates)
+        svg_of(
+            py,
+            self.node.v,
+            Some(self.node.fen()),
+            text,
+            flip,
+            coordinates,
+        )
     }
 
     /// The value of the position under best play and its moves' from the endgame tables
@@ -887,12 +925,8 @@ impl Board {
         budget: Option<u64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let moves = self.stack.iter().map(|(_, m)| m.get().notation()).collect();
-        let options = crate::judging::Options::read(
-            result_convention,
-            adjudicate,
-            max_plies,
-            include_pdn,
-        )?;
+        let options =
+            crate::judging::Options::read(result_convention, adjudicate, max_plies, include_pdn)?;
         crate::judging::judge_moves(
             py,
             self.node.v,

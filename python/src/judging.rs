@@ -119,9 +119,11 @@ fn move_texts(moves: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         if let Ok(m) = item.cast::<Move>() {
             out.push(m.get().notation());
         } else {
-            out.push(item.extract::<String>().map_err(|_| {
-                PyTypeError::new_err("a move is a Move or move text (a string)")
-            })?);
+            out.push(
+                item.extract::<String>().map_err(|_| {
+                    PyTypeError::new_err("a move is a Move or move text (a string)")
+                })?,
+            );
         }
         // The bound, before the list grows past it.
         if out.len() > arbiter::config::MAX_MOVES {
