@@ -21,12 +21,15 @@ fn module<'py>(
         .map(|m| m.bind(py).clone())
 }
 
-/// `value` as a Python object: dicts, lists, strings, numbers, None.
+/// `value` as a Python object: dicts, lists, strings, numbers, None, as its JSON reads (a
+/// pair such as a rank's first and last square is a list, as in JSON, not a tuple).
 pub fn plain<'py, T: Serialize + ?Sized>(
     py: Python<'py>,
     value: &T,
 ) -> PyResult<Bound<'py, PyAny>> {
-    pythonize::pythonize(py, value).map_err(PyErr::from)
+    let tree = serde_json::to_value(value)
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+    pythonize::pythonize(py, &tree).map_err(PyErr::from)
 }
 
 /// `value` as the dataclass `class` of `arbiter_draughts._types`.

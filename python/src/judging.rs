@@ -113,6 +113,10 @@ fn move_texts(moves: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
             "moves is a list of moves, not one string: split it first",
         ));
     }
+    // A list's length is known: more moves than the judge takes are refused at once.
+    if let Ok(n) = moves.len() {
+        ops::check_move_count(n).or_raise(moves.py())?;
+    }
     let mut out = Vec::new();
     for item in moves.try_iter()? {
         let item = item?;
@@ -125,10 +129,9 @@ fn move_texts(moves: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
                 })?,
             );
         }
-        // The bound, before the list grows past it.
+        // An iterator's: before it grows past the bound.
         if out.len() > arbiter::config::MAX_MOVES {
-            let n = out.len() + moves.len().unwrap_or(0).saturating_sub(out.len());
-            ops::check_move_count(n).or_raise(moves.py())?;
+            ops::check_move_count(out.len()).or_raise(moves.py())?;
         }
     }
     Ok(out)
