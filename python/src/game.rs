@@ -196,13 +196,13 @@ fn resolve(py: Python<'_>, node: &Arc<Node>, arg: &Bound<'_, PyAny>) -> PyResult
         if !std::ptr::eq(mr.node.v, node.v) {
             return Err(PyValueError::new_err(format!(
                 "{} is a move of {}, not of {}",
-                mr.view().notation,
+                mr.written(py)?.notation,
                 mr.node.v.id(),
                 node.v.id()
             )));
         }
         // Its text here: the problem `/play` gives for it, or another move it names.
-        let text = mr.view().long.to_string();
+        let text = mr.written(py)?.long.to_string();
         parse_in(py, node, &text)?;
         let e = ApiError::new(
             422,
@@ -240,26 +240,25 @@ pub struct Move {
 }
 
 impl Move {
-    /// The move written out: notation, route, captured squares.
-    fn view(&self) -> MoveView<'_> {
-        // A Move is one of its node's legal moves, whose generation succeeded; the list is in
-        // the same order (`sort_legal_moves`), and the move is looked for should it not be.
-        let list = self
-            .node
-            .listed()
-            .expect("a move's position has its legal moves");
+    /// The move written out: notation, route, captured squares. Writing out searches the
+    /// captures again with their routes, within the same capture bound as the generation: a
+    /// position at that bound raises `CaptureLimitError` here too.
+    fn written(&self, py: Python<'_>) -> PyResult<MoveView<'_>> {
+        let list = self.node.listed().or_raise(py)?;
+        // The list is in the order of the legal moves (`sort_legal_moves`); the move is looked
+        // for should it not be.
         match list.get(self.index) {
-            Some(view) if view.mv == self.mv => view,
+            Some(view) if view.mv == self.mv => Ok(view),
             _ => list
                 .iter()
                 .find(|view| view.mv == self.mv)
-                .expect("a move is listed in its position"),
+                .ok_or_else(|| crate::convert::problem(py, &ApiError::internal())),
         }
     }
 
     /// The canonical notation.
-    pub fn notation(&self) -> String {
-        self.view().notation.to_string()
+    pub fn notation(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(self.written(py)?.notation.to_string())
     }
 }
 
@@ -268,50 +267,51 @@ impl Move {
     /// Canonical notation: the short form (`32-28`, `28x19`) unless another legal move has
     /// the same start and end, then the long form.
     #[getter(notation)]
-    fn get_notation(&self) -> &str {
-        self.view().notation
+    fn get_notation(&self, py: Python<'_>) -> PyResult<&str> {
+        Ok(self.written(py)?.notation)
     }
 
     /// The long form: every square where the piece changes direction (`47x38x24x13x36`).
     #[getter]
-    fn long(&self) -> &str {
-        self.view().long
+    fn long(&self, py: Python<'_>) -> PyResult<&str> {
+        Ok(self.written(py)?.long)
     }
 
     /// The start square (a drop: the point it fills; None for a pass).
-    #[getter]
-    fn from_square(&self) -> Option<String> {
+    #[getter(from_square)]
+    fn start_square(&self) -> Option<String> {
         (!self.mv.is_pass()).then(|| self.node.v.square_name(self.mv.from() as usize))
     }
 
     /// The end square (None for a pass).
-    #[getter]
-    fn to_square(&self) -> Option<String> {
+    #[getter(to_square)]
+    fn end_square(&self) -> Option<String> {
         (!self.mv.is_pass()).then(|| self.node.v.square_name(self.mv.to() as usize))
     }
 
     /// The canonical route: start, the squares where the piece changes direction, end (empty
     /// for a pass).
     #[getter]
-    fn route(&self) -> Vec<String> {
-        names(self.node.v, self.view().route)
+    fn route(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        Ok(names(self.node.v, self.written(py)?.route))
     }
 
     /// The squares of the captured pieces, in the order of the route (an opening removal:
     /// the removed piece's square).
     #[getter]
-    fn captured(&self) -> Vec<String> {
-        names(self.node.v, self.view().captured)
+    fn captured(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        Ok(names(self.node.v, self.written(py)?.captured))
     }
 
     /// How many pieces the move captures (an opening removal, which takes one of the mover's
     /// own pieces, counts 0).
     #[getter]
     fn captures(&self) -> usize {
+        // The captured pieces of a move are its own (the route only orders them).
         if self.mv.is_removal() {
             0
         } else {
-            self.view().captured.len()
+            self.mv.captured().len() as usize
         }
     }
 
@@ -359,15 +359,19 @@ impl Move {
     /// captured, captures, promotion, resulting_position).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let n = &self.node;
-        plain(py, &MoveInfo::of(n.v, &n.pos, n.counters, self.view()))
+        plain(py, &MoveInfo::of(n.v, &n.pos, n.counters, self.written(py)?))
     }
 
-    fn __str__(&self) -> &str {
-        self.view().notation
+    fn __str__(&self, py: Python<'_>) -> PyResult<&str> {
+        self.get_notation(py)
     }
 
-    fn __repr__(&self) -> String {
-        format!("<Move {} ({})>", self.view().notation, self.node.v.id())
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "<Move {} ({})>",
+            self.written(py)?.notation,
+            self.node.v.id()
+        ))
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Compared {
@@ -393,7 +397,7 @@ impl Move {
                 Position {
                     node: self.node.clone(),
                 },
-                self.view().long.to_string(),
+                self.written(py)?.long.to_string(),
             ),
         ))
     }
@@ -688,7 +692,13 @@ impl Position {
     ) -> PyResult<String> {
         let text = match r#move {
             None => None,
-            Some(m) => Some(resolve(py, &self.node, m)?.get().view().long.to_string()),
+            Some(m) => Some(
+                resolve(py, &self.node, m)?
+                    .get()
+                    .written(py)?
+                    .long
+                    .to_string(),
+            ),
         };
         svg_of(
             py,
@@ -924,7 +934,11 @@ impl Board {
         tables: Option<&Bound<'py, crate::endgame::EndgameTables>>,
         budget: Option<u64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let moves = self.stack.iter().map(|(_, m)| m.get().notation()).collect();
+        let moves = self
+            .stack
+            .iter()
+            .map(|(_, m)| m.get().notation(py))
+            .collect::<PyResult<Vec<_>>>()?;
         let options =
             crate::judging::Options::read(result_convention, adjudicate, max_plies, include_pdn)?;
         crate::judging::judge_moves(

@@ -121,7 +121,7 @@ fn move_texts(moves: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     for item in moves.try_iter()? {
         let item = item?;
         if let Ok(m) = item.cast::<Move>() {
-            out.push(m.get().notation());
+            out.push(m.get().notation(moves.py())?);
         } else {
             out.push(
                 item.extract::<String>().map_err(|_| {
