@@ -20,8 +20,10 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 python3 -m venv "$work/venv"
 py="$work/venv/bin/python"
-echo "==> pip install ./python pytest (fresh virtual environment)"
-"$py" -m pip install --quiet --disable-pip-version-check ./python pytest
+echo "==> pip install ./python pytest mypy (fresh virtual environment)"
+"$py" -m pip install --quiet --disable-pip-version-check ./python pytest mypy
+echo "==> mypy.stubtest arbiter_draughts (the type stubs against the module)"
+(cd "$work" && "$py" -m mypy.stubtest arbiter_draughts)
 echo "==> pytest python/tests"
 # Run from the repository root: the package imported is the installed one, not python/'s
 # sources (which have no extension module).

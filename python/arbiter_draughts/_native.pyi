@@ -6,7 +6,7 @@ Everything here is re-exported by ``arbiter_draughts``; import it from there.
 from __future__ import annotations
 
 import os
-from typing import IO, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import IO, Dict, Iterable, Iterator, List, Optional, Tuple, Union, final
 
 from ._types import (
     BoardInfo,
@@ -22,6 +22,27 @@ from ._types import (
     VariantInfo,
 )
 
+__all__ = [
+    "Board",
+    "DEFAULT_WORK_BUDGET",
+    "EndgameTables",
+    "LegalMoves",
+    "LegalMovesIter",
+    "MAX_MOVES",
+    "Move",
+    "PdnGames",
+    "Position",
+    "Variant",
+    "__version__",
+    "diagram",
+    "endgame",
+    "judge",
+    "judge_pdn",
+    "perft",
+    "read_pdn",
+    "variant",
+    "variants",
+]
 __version__: str
 DEFAULT_WORK_BUDGET: int
 """The work budget of a judgement (and of each game of a PDN file) unless ``budget`` says
@@ -29,21 +50,22 @@ otherwise: the HTTP API's budget of a request, in work units (about half a secon
 MAX_MOVES: int
 """The most moves a game judged at once may have (1000, as the HTTP API)."""
 
-VariantName = Union[str, "Variant"]
+_VariantName = Union[str, "Variant"]
 """A variant: its id in any case (``"international"``), an alias (``"standard"``,
 ``"Frysk!"``) or a ``Variant``."""
 
-MoveArg = Union[str, "Move"]
+_MoveArg = Union[str, "Move"]
 """A move: a ``Move`` of the position, or move text (``"32-28"``, ``"28x19"``, the long form
 ``"47x38x20x9x36"``, algebraic squares ``"c3-d4"``, a drop ``"*c2"``, ``"pass"``...)."""
 
+@final
 class Variant:
     """A variant of the catalogue: a board, a ruleset, a start position and a notation.
 
     Equal variants are the same variant; a variant is hashable and can be pickled.
     """
 
-    def __init__(self, name: VariantName) -> None:
+    def __new__(cls, name: _VariantName) -> Variant:
         """The variant with this id (in any case) or alias; ``UnknownVariantError`` else."""
     @property
     def id(self) -> str:
@@ -87,15 +109,16 @@ class Variant:
         """A board at the start position, or at a FEN."""
     def to_dict(self) -> dict:
         """The variant as ``GET /v1/variants/{variant}`` gives it."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 def variants() -> List[Variant]:
     """Every variant of the catalogue, in a stable order (international first)."""
 
-def variant(name: VariantName) -> Variant:
+def variant(name: _VariantName) -> Variant:
     """The variant with this id (in any case) or alias; ``UnknownVariantError`` otherwise."""
 
+@final
 class Position:
     """A position of a variant: its pieces, the side to move, and the state its rules keep
     (stones in hand, king runs, castle moves, last moves), with lidraughts' move counters
@@ -104,7 +127,9 @@ class Position:
     Immutable and hashable; two positions are equal when their FENs are. Can be pickled.
     """
 
-    def __init__(self, variant: VariantName = "international", fen: Optional[str] = None) -> None:
+    def __new__(
+        cls, variant: _VariantName = "international", fen: Optional[str] = None
+    ) -> Position:
         """The position of a FEN of a variant, or its start position without one;
         ``InvalidPositionError`` for a FEN the variant cannot have."""
     @property
@@ -129,7 +154,7 @@ class Position:
     @property
     def hand(self) -> Tuple[int, int]:
         """Stones each side still holds in hand ``(white, black)`` (drop games; 0 else)."""
-    def play(self, move: MoveArg) -> Position:
+    def play(self, move: _MoveArg) -> Position:
         """The position after a move; an illegal move raises the ``MoveError`` that ``/play``
         answers for it (``IllegalMoveError`` with its ``violation``, ``UnparsableMoveError``,
         ``AmbiguousMoveError`` with its ``candidates``)."""
@@ -150,7 +175,7 @@ class Position:
         """The leaves below each legal move (canonical notation -> count), in the order of
         the legal moves."""
     def svg(
-        self, move: Optional[MoveArg] = None, *, flip: bool = False, coordinates: bool = False
+        self, move: Optional[_MoveArg] = None, *, flip: bool = False, coordinates: bool = False
     ) -> str:
         """The position as an SVG picture, with a legal move's route and captures marked,
         the board turned round (``flip``), the square names (``coordinates``)."""
@@ -159,9 +184,10 @@ class Position:
         (``tables``, or the built-in tables computed on first use)."""
     def to_dict(self) -> dict:
         """The position's legal moves as ``GET /v1/variants/{variant}/moves`` answers."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Move:
     """A legal move of a position. Equal moves are the same move (start, end, captured
     pieces, what the piece becomes) of the same variant; a move is hashable and can be
@@ -207,9 +233,10 @@ class Move:
         """The variant."""
     def to_dict(self) -> dict:
         """The move as the ``/moves`` answer lists it."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class LegalMoves:
     """The legal moves of a position: a sequence of ``Move`` in the documented order (by
     start square, then end square, then captured squares; a move that does not crown before
@@ -218,24 +245,28 @@ class LegalMoves:
 
     def __len__(self) -> int: ...
     def __bool__(self) -> bool: ...
-    def __getitem__(self, index: int) -> Move: ...
+    def __getitem__(self, index: int, /) -> Move: ...
     def __iter__(self) -> Iterator[Move]: ...
-    def __contains__(self, item: object) -> bool: ...
+    def __contains__(self, item: object, /) -> bool: ...
     def notations(self) -> List[str]:
         """The canonical notation of every move, in order."""
 
+@final
 class LegalMovesIter:
     """An iterator over legal moves."""
 
     def __iter__(self) -> LegalMovesIter: ...
     def __next__(self) -> Move: ...
 
+@final
 class Board:
     """A game being played, in the manner of python-chess: a position and the stack of moves
     that led to it from its root (``push``, ``pop``, ``peek``, ``move_stack``). Boards compare
     equal when their current positions are; they are not hashable (their ``position`` is)."""
 
-    def __init__(self, variant: VariantName = "international", fen: Optional[str] = None) -> None:
+    def __new__(
+        cls, variant: _VariantName = "international", fen: Optional[str] = None
+    ) -> Board:
         """A board at the start position of a variant, or at a FEN."""
     @property
     def variant(self) -> Variant: ...
@@ -259,7 +290,7 @@ class Board:
         """Where the game stands in the current position on its own."""
     def root(self) -> Position:
         """The position the game started from."""
-    def push(self, move: MoveArg) -> Move:
+    def push(self, move: _MoveArg) -> Move:
         """Plays a legal move (a ``Move`` or move text) and returns it; an illegal move
         raises the ``MoveError`` that ``/play`` answers, and the board is unchanged."""
     def pop(self) -> Move:
@@ -286,11 +317,11 @@ class Board:
     def copy(self) -> Board:
         """A board with the same root and moves."""
     def __copy__(self) -> Board: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
 def judge(
-    variant: VariantName,
-    moves: Iterable[MoveArg],
+    variant: _VariantName,
+    moves: Iterable[_MoveArg],
     *,
     start: Optional[str] = None,
     declared_result: Optional[str] = None,
@@ -326,7 +357,7 @@ def judge(
 def judge_pdn(
     text: Union[str, bytes],
     *,
-    variant: Optional[VariantName] = None,
+    variant: Optional[_VariantName] = None,
     result_convention: str = "first-mover",
     adjudicate: Optional[str] = None,
     max_plies: Optional[int] = None,
@@ -341,6 +372,7 @@ def judge_pdn(
     cannot be judged is an entry with its ``error``. With ``strict``, a text that is not PDN
     3.0 raises ``PdnSyntaxError``. The other options are ``judge()``'s."""
 
+@final
 class PdnGames(Iterator[GameJudgement]):
     """The games of a PDN file judged one at a time as they are read (``read_pdn()``)."""
 
@@ -357,7 +389,7 @@ class PdnGames(Iterator[GameJudgement]):
 def read_pdn(
     source: Union[str, os.PathLike, IO[bytes], IO[str]],
     *,
-    variant: Optional[VariantName] = None,
+    variant: Optional[_VariantName] = None,
     result_convention: str = "first-mover",
     adjudicate: Optional[str] = None,
     max_plies: Optional[int] = None,
@@ -374,7 +406,7 @@ def read_pdn(
     error. The other options are ``judge_pdn()``'s."""
 
 def perft(
-    variant: VariantName,
+    variant: _VariantName,
     depth: int,
     *,
     fen: Optional[str] = None,
@@ -389,7 +421,7 @@ def perft(
     without the GIL; Ctrl-C stops it."""
 
 def diagram(
-    variant: VariantName,
+    variant: _VariantName,
     fen: Optional[str] = None,
     *,
     move: Optional[str] = None,
@@ -398,32 +430,33 @@ def diagram(
 ) -> str:
     """A position as an SVG picture, as ``GET /v1/variants/{variant}/diagram`` draws it."""
 
+@final
 class EndgameTables:
     """Endgame tables: prebuilt table files (``*.arbtb``, written by ``arbiter tables
     build``) from a directory, and positions of up to ``builtin_pieces`` pieces computed on
     first use (a probe waits for the build, without the GIL) and kept in memory up to
     ``cache_bytes``."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         directory: Optional[Union[str, os.PathLike]] = None,
         *,
         builtin_pieces: int = 4,
         builtin_max_positions: int = 50_000_000,
         cache_bytes: int = 100_663_296,
-    ) -> None:
+    ) -> EndgameTables:
         """``OSError`` when the directory cannot be read; a file whose header does not match
         its name is skipped."""
-    def probe(self, variant: VariantName, fen: str) -> EndgameResult:
+    def probe(self, variant: _VariantName, fen: str) -> EndgameResult:
         """The value of a position under best play and its moves'."""
-    def available(self, variant: VariantName) -> dict:
+    def available(self, variant: _VariantName) -> dict:
         """What tables exist for a variant: ``builtin_pieces``, ``builtin_max_positions``
         and the materials of the prebuilt ones (``prebuilt``)."""
     @property
     def prebuilt_count(self) -> int:
         """Tables loaded from files, over every variant."""
 
-def endgame(variant: VariantName, fen: str, *, tables: Optional[EndgameTables] = None) -> EndgameResult:
+def endgame(variant: _VariantName, fen: str, *, tables: Optional[EndgameTables] = None) -> EndgameResult:
     """The value of a position under best play for the side to move (``win``, ``draw`` or
     ``loss``, and the plies to the end) and of each of its legal moves, from the endgame
     tables, as ``GET /v1/variants/{variant}/endgame`` answers: ``tables``, or the built-in

@@ -68,7 +68,7 @@ impl EndgameTables {
     /// that cannot be read raises `OSError`; a file in it whose header does not match its
     /// name is skipped.
     #[new]
-    #[pyo3(signature = (directory=None, *, builtin_pieces=DEFAULT_TABLES_BUILTIN_PIECES, builtin_max_positions=DEFAULT_TABLES_BUILTIN_MAX_POSITIONS, cache_bytes=DEFAULT_TABLES_CACHE_BYTES))]
+    #[pyo3(signature = (directory=None, *, builtin_pieces=DEFAULT_TABLES_BUILTIN_PIECES, builtin_max_positions=DEFAULT_TABLES_BUILTIN_MAX_POSITIONS, cache_bytes=DEFAULT_TABLES_CACHE_BYTES), text_signature = "(directory=None, *, builtin_pieces=4, builtin_max_positions=50000000, cache_bytes=100663296)")]
     fn new(
         directory: Option<PathBuf>,
         builtin_pieces: u32,

@@ -359,7 +359,10 @@ impl Move {
     /// captured, captures, promotion, resulting_position).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let n = &self.node;
-        plain(py, &MoveInfo::of(n.v, &n.pos, n.counters, self.written(py)?))
+        plain(
+            py,
+            &MoveInfo::of(n.v, &n.pos, n.counters, self.written(py)?),
+        )
     }
 
     fn __str__(&self, py: Python<'_>) -> PyResult<&str> {
@@ -556,7 +559,7 @@ impl Position {
     /// The position of a FEN of a variant (its id, an alias or a `Variant`), or its start
     /// position without one; `InvalidPositionError` for a FEN the variant cannot have.
     #[new]
-    #[pyo3(signature = (variant=VariantArg::Name("international".to_string()), fen=None))]
+    #[pyo3(signature = (variant=VariantArg::Name("international".to_string()), fen=None), text_signature = "(variant='international', fen=None)")]
     fn new(py: Python<'_>, variant: VariantArg<'_>, fen: Option<&str>) -> PyResult<Self> {
         Position::of_fen(py, variant.find(py)?, fen)
     }
@@ -821,7 +824,7 @@ impl Board {
     /// A board at the start position of a variant (its id, an alias or a `Variant`), or at a
     /// FEN.
     #[new]
-    #[pyo3(signature = (variant=VariantArg::Name("international".to_string()), fen=None))]
+    #[pyo3(signature = (variant=VariantArg::Name("international".to_string()), fen=None), text_signature = "(variant='international', fen=None)")]
     fn new(py: Python<'_>, variant: VariantArg<'_>, fen: Option<&str>) -> PyResult<Self> {
         Board::of(py, variant.find(py)?, fen)
     }
