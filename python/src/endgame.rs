@@ -5,7 +5,8 @@
 //!
 //! Unlike a replica, which answers 503 `endgame-building` after a few seconds, a store made
 //! here waits for a table being computed as long as the build takes (as `arbiter judge`
-//! does), without the GIL; Ctrl-C stops the wait, and the build goes on for the next probe.
+//! does), without the GIL; Ctrl-C takes effect when the build ends (the store's wait is not
+//! cancellable), and the table is kept for the next probe.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
