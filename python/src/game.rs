@@ -943,7 +943,7 @@ impl Board {
             .map(|(_, m)| m.get().notation(py))
             .collect::<PyResult<Vec<_>>>()?;
         let options =
-            crate::judging::Options::read(result_convention, adjudicate, max_plies, include_pdn)?;
+            crate::judging::judge_options(result_convention, adjudicate, max_plies, include_pdn)?;
         crate::judging::judge_moves(
             py,
             self.node.v,

@@ -42,32 +42,28 @@ fn option<T: serde::de::DeserializeOwned>(name: &str, value: &str, allowed: &str
 }
 
 /// The judge's options, read and checked as `/judge` reads them.
-pub struct Options;
-
-impl Options {
-    pub fn read(
-        result_convention: &str,
-        adjudicate: Option<&str>,
-        max_plies: Option<u64>,
-        include_pdn: bool,
-    ) -> PyResult<JudgeOptions> {
-        let settings = JudgeSettings {
-            result_convention: Some(option::<ResultConventionDto>(
-                "result_convention",
-                result_convention,
-                "'first-mover', 'white-first'",
-            )?),
-            include_pdn: Some(include_pdn),
-            adjudicate: adjudicate
-                .map(|a| option::<AdjudicateDto>("adjudicate", a, "'none', 'tables'"))
-                .transpose()?,
-            max_plies,
-        };
-        let settings = settings
-            .check(false)
-            .map_err(|e| PyValueError::new_err(e.problem().detail.clone()))?;
-        Ok(settings.options())
-    }
+pub fn judge_options(
+    result_convention: &str,
+    adjudicate: Option<&str>,
+    max_plies: Option<u64>,
+    include_pdn: bool,
+) -> PyResult<JudgeOptions> {
+    let settings = JudgeSettings {
+        result_convention: Some(option::<ResultConventionDto>(
+            "result_convention",
+            result_convention,
+            "'first-mover', 'white-first'",
+        )?),
+        include_pdn: Some(include_pdn),
+        adjudicate: adjudicate
+            .map(|a| option::<AdjudicateDto>("adjudicate", a, "'none', 'tables'"))
+            .transpose()?,
+        max_plies,
+    };
+    let settings = settings
+        .check(false)
+        .map_err(|e| PyValueError::new_err(e.problem().detail.clone()))?;
+    Ok(settings.options())
 }
 
 /// Judges moves from a start position (`None`: the variant's), as `/judge` does.
@@ -157,7 +153,7 @@ pub fn judge<'py>(
     budget: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let v = variant.find(py)?;
-    let options = Options::read(result_convention, adjudicate, max_plies, include_pdn)?;
+    let options = judge_options(result_convention, adjudicate, max_plies, include_pdn)?;
     let moves = move_texts(moves)?;
     judge_moves(
         py,
@@ -193,7 +189,7 @@ impl FileJudge {
         Ok(FileJudge {
             file: FileOptions {
                 explicit: variant.map(|v| v.find(py)).transpose()?,
-                options: Options::read(result_convention, adjudicate, max_plies, include_pdn)?,
+                options: judge_options(result_convention, adjudicate, max_plies, include_pdn)?,
                 strict,
             },
             budget,
