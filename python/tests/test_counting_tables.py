@@ -14,8 +14,9 @@ import pytest
 import arbiter_draughts as ad
 from conftest import arbiter_binary
 
-# Published perft figures from the start position (Aart Bik's tables for International and
-# English draughts, as the engine's own tests cite them).
+# Published perft figures from the start position: International (dctl's perft tests, Aart
+# Bik's BikDam) and English draughts (Aart Bik, OEIS A133046), as rules/tests/data/perft.txt
+# cites them.
 PUBLISHED = {
     "international": [9, 81, 658, 4265, 27117, 167140],
     "english": [7, 49, 302, 1469, 7361, 36768],
