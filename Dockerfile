@@ -13,10 +13,13 @@ WORKDIR /src
 # Fetch dependencies first (cached layer while Cargo.lock is unchanged).
 COPY Cargo.toml Cargo.lock ./
 COPY rules/Cargo.toml rules/Cargo.toml
-RUN mkdir -p src rules/src benches \
+# The workspace's Python package (python/) is a member: its manifest too, though the image
+# builds the binary alone.
+COPY python/Cargo.toml python/Cargo.toml
+RUN mkdir -p src rules/src python/src benches \
     && echo 'fn main() {}' > src/main.rs \
-    && touch src/lib.rs rules/src/lib.rs \
-    && echo 'fn main() {}' > benches/perft.rs \
+    && touch src/lib.rs rules/src/lib.rs python/src/lib.rs \
+    && for b in perft requests tables; do echo 'fn main() {}' > "benches/$b.rs"; done \
     && cargo fetch --locked
 COPY . .
 RUN cargo build --release --locked --bin arbiter \

@@ -238,7 +238,8 @@ impl MovesAnswer {
         out.extend_from_slice(b",\"diagram\":\"/v1/variants/");
         json_str_body(&mut out, v.id());
         out.extend_from_slice(b"/diagram?position=");
-        // A FEN is letters, digits and `:,-`: as it is in a query string and in JSON.
+        // A FEN is letters, digits and `:,-/` (`/` in Frisian's king runs): as it is in a
+        // query string (`query_escape` keeps them) and in JSON.
         out.extend_from_within(fen_start..fen_end);
         out.extend_from_slice(b"\",\"moves\":[");
         let parent_fen = out[fen_start..fen_end].to_vec();
@@ -343,17 +344,19 @@ fn json_squares(out: &mut Vec<u8>, v: &Variant, cells: &[usize]) {
     out.push(b']');
 }
 
-/// What [`query_escape`] leaves as it is: letters, digits and `-._~:,` (a FEN's characters,
-/// so that a link shows its position as written).
+/// What [`query_escape`] leaves as it is: letters, digits and `-._~:,/` (a FEN's characters,
+/// so that a link shows its position as written; `/`, in Frisian's king runs, needs no escape
+/// in a query).
 const QUERY_KEEP: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'-')
     .remove(b'.')
     .remove(b'_')
     .remove(b'~')
     .remove(b':')
-    .remove(b',');
+    .remove(b',')
+    .remove(b'/');
 
-/// `text` escaped for a query string: letters, digits and `-._~:,` as they are, every other
+/// `text` escaped for a query string: letters, digits and `-._~:,/` as they are, every other
 /// byte as `%XX`.
 pub fn query_escape(text: &str) -> String {
     utf8_percent_encode(text, QUERY_KEEP).to_string()
@@ -402,6 +405,21 @@ mod tests {
             }
         }
         assert!(compared > 1000, "{compared} answers compared");
+        // Positions with every kind of FEN field, `/` of a king run included.
+        for (id, fen) in [
+            ("frisian", "B:W23,K27,34,42:B21:R27/1,-"),
+            ("frysk", "W:WK46,47:BK5:R46/2,-:H3:F12"),
+        ] {
+            let v = arbiter_rules::variant(id).unwrap();
+            let budget = Budget::unlimited();
+            let direct = answer_moves(v, Some(fen), &budget).unwrap().to_json();
+            let serde = serde_json::to_vec(&list_moves(v, Some(fen), &budget).unwrap()).unwrap();
+            assert_eq!(
+                String::from_utf8(direct).unwrap(),
+                String::from_utf8(serde).unwrap(),
+                "{id} {fen}"
+            );
+        }
     }
 
     #[test]

@@ -140,6 +140,13 @@ impl Variant {
         Ok(self.list_found(&found))
     }
 
+    /// Sorts legal moves of one position in the documented order of move lists (see
+    /// [`Variant::describe`]), the order of [`Variant::list_moves`], without writing them
+    /// out: for a front end that lists moves first and writes out only those it shows.
+    pub fn sort_legal_moves(&self, moves: &mut [Move]) {
+        moves.sort_by(|a, b| self.order_cmp(a, b));
+    }
+
     /// Sorts described moves in the documented order (see [`Variant::describe`]).
     pub fn sort_moves(&self, moves: &mut [DescribedMove]) {
         moves.sort_by_cached_key(|d| self.order_key(&d.mv));
@@ -399,5 +406,45 @@ impl Variant {
             }
             out.push_str(self.square_str(c));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::budget::Budget;
+
+    /// [`Variant::sort_legal_moves`] puts the legal moves in the order of
+    /// [`Variant::list_moves`], on the positions of a seeded random game of every variant.
+    #[test]
+    fn sorted_legal_moves_are_in_the_order_of_the_list() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut compared = 0;
+        for v in crate::variants() {
+            let mut pos = v.start();
+            for _ in 0..80 {
+                let budget = Budget::unlimited();
+                let mut moves = v.legal_moves(&pos, &budget).unwrap();
+                v.sort_legal_moves(&mut moves);
+                let listed: Vec<_> = v
+                    .list_moves(&pos, &budget)
+                    .unwrap()
+                    .iter()
+                    .map(|d| d.mv)
+                    .collect();
+                assert_eq!(moves, listed, "{} {}", v.id(), v.fen(&pos));
+                compared += 1;
+                if moves.is_empty() {
+                    break;
+                }
+                pos = v.play(&pos, &moves[(next() % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(compared > 1000, "{compared} positions compared");
     }
 }
