@@ -179,9 +179,10 @@ class Position:
     ) -> str:
         """The position as an SVG picture, with a legal move's route and captures marked,
         the board turned round (``flip``), the square names (``coordinates``)."""
-    def endgame(self, tables: Optional[EndgameTables] = None) -> EndgameResult:
-        """The value of the position under best play and its moves' from the endgame tables
-        (``tables``, or the built-in tables computed on first use)."""
+    def endgame(self, tables: Optional[EndgameTables] = None, *, counts: Optional[str] = None) -> EndgameResult:
+        """The value of the position under best play and under the counting rules, and its
+        moves', from the endgame tables (``tables``, or the built-in tables computed on first
+        use); ``counts`` as ``endgame`` takes them."""
     def to_dict(self) -> dict:
         """The position's legal moves as ``GET /v1/variants/{variant}/moves`` answers."""
     def __eq__(self, other: object, /) -> bool: ...
@@ -447,8 +448,9 @@ class EndgameTables:
     ) -> EndgameTables:
         """``OSError`` when the directory cannot be read; a file whose header does not match
         its name is skipped."""
-    def probe(self, variant: _VariantName, fen: str) -> EndgameResult:
-        """The value of a position under best play and its moves'."""
+    def probe(self, variant: _VariantName, fen: str, *, counts: Optional[str] = None) -> EndgameResult:
+        """The value of a position under best play and under the counting rules, and its
+        moves'; ``counts`` as ``endgame`` takes them."""
     def available(self, variant: _VariantName) -> dict:
         """What tables exist for a variant: ``builtin_pieces``, ``builtin_max_positions``
         and the materials of the prebuilt ones (``prebuilt``)."""
@@ -456,9 +458,12 @@ class EndgameTables:
     def prebuilt_count(self) -> int:
         """Tables loaded from files, over every variant."""
 
-def endgame(variant: _VariantName, fen: str, *, tables: Optional[EndgameTables] = None) -> EndgameResult:
+def endgame(variant: _VariantName, fen: str, *, tables: Optional[EndgameTables] = None, counts: Optional[str] = None) -> EndgameResult:
     """The value of a position under best play for the side to move (``win``, ``draw`` or
-    ``loss``, and the plies to the end) and of each of its legal moves, from the endgame
-    tables, as ``GET /v1/variants/{variant}/endgame`` answers: ``tables``, or the built-in
-    tables (up to 4 pieces, computed on first use). ``EndgameNotInTablesError`` for a
+    ``loss``, and the plies to the end), its value under the counting rules, and each of its
+    legal moves', from the endgame tables, as ``GET /v1/variants/{variant}/endgame``
+    answers: ``tables``, or the built-in tables (up to 4 pieces, computed on first use). The
+    value under the rules starts from the FEN's half-move clock and ``counts``, the counts
+    the FEN cannot carry (``"FRISIAN_2V1_7:1"``: a rule's code and the plies it has counted;
+    an ``ArbiterError`` with code ``invalid-query`` for a bad one). ``EndgameNotInTablesError`` for a
     position with more pieces, ``EndgameUnsupportedError`` for a variant without tables."""

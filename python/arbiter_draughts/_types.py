@@ -36,6 +36,9 @@ __all__ = [
     "PerftResult",
     "EndgameMove",
     "EndgameResult",
+    "EndgameRules",
+    "MoveRules",
+    "RuleCount",
 ]
 
 T = TypeVar("T", bound="_Answer")
@@ -210,6 +213,9 @@ class Reason(_Answer):
     """``ENDGAME_TABLES``: plies to the end under best play (None for a draw)."""
     move_limit: Optional[int] = None
     """``MOVE_LIMIT`` (and ``ENDGAME_TABLES`` at the limit): the move limit."""
+    drawn_by: Optional[str] = None
+    """``ENDGAME_TABLES``: the counted draw rule (``FRISIAN_2V1_7``...) that makes a
+    game-theoretic win a draw, when one does."""
 
 
 @dataclass(frozen=True)
@@ -407,8 +413,48 @@ class PerftResult(_Answer):
 
 
 @dataclass(frozen=True)
+class MoveRules(_Answer):
+    """A value under the counting rules, for the side to move."""
+
+    category: str = "draw"
+    """``win``, ``draw`` or ``loss`` when the counted draw rules run: a win that a count
+    draws before it comes is a ``draw``."""
+    plies: Optional[int] = None
+    """For a win or a loss: the plies the binding count must still allow (to the next move
+    that restarts it, or the end); None for a draw."""
+
+
+@dataclass(frozen=True)
+class EndgameRules(_Answer):
+    """A position's value under the counting rules, from the counts given."""
+
+    category: str = "draw"
+    plies: Optional[int] = None
+    differs: Optional[str] = None
+    """``cursed-win`` or ``blessed-loss`` where a counted rule turns the game-theoretic
+    result into a draw; None where both values agree."""
+    drawn_by: Optional[str] = None
+    """The counted rule that draws (``FRISIAN_2V1_7``...) where ``differs`` is set."""
+    searched: bool = False
+    """Whether the value was searched rather than read from the tables."""
+
+
+@dataclass(frozen=True)
+class RuleCount(_Answer):
+    """Where a counted draw rule's count stands in the position."""
+
+    rule: str = ""
+    count: int = 0
+    """Plies counted so far."""
+    limit: int = 0
+    """The count at which the rule draws, in plies."""
+
+
+@dataclass(frozen=True)
 class EndgameMove(_Answer):
     """A legal move and the value of the position it leads to, for the opponent."""
+
+    _nested: ClassVar[Dict[str, type]] = {"rules": MoveRules}
 
     move: str = ""
     category: str = "draw"
@@ -418,6 +464,8 @@ class EndgameMove(_Answer):
     captures: int = 0
     promotion: bool = False
     resulting_position: str = ""
+    rules: Optional[MoveRules] = None
+    """The value after the move under the counting rules, with the counts the move leaves."""
 
 
 @dataclass(frozen=True)
@@ -425,7 +473,11 @@ class EndgameResult(_Answer):
     """A position's value under best play and its moves', as ``GET
     /v1/variants/{variant}/endgame`` gives them."""
 
-    _nested: ClassVar[Dict[str, type]] = {"moves": EndgameMove}
+    _nested: ClassVar[Dict[str, type]] = {
+        "moves": EndgameMove,
+        "rules": EndgameRules,
+        "counts": RuleCount,
+    }
     variant: str = ""
     position: str = ""
     side_to_move: str = "white"
@@ -435,5 +487,9 @@ class EndgameResult(_Answer):
     plies: Optional[int] = None
     """Plies to the end under best play; None for a draw."""
     no_legal_moves: bool = False
+    counts: List[RuleCount] = field(default_factory=list)
+    """Where the variant's counted draw rules stand in the position."""
+    rules: Optional[EndgameRules] = None
+    """The value under the counting rules (the game-theoretic one is ``category``)."""
     moves: List[EndgameMove] = field(default_factory=list)
-    """Every legal move, best first for the mover."""
+    """Every legal move, best first for the mover under the rules."""

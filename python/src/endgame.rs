@@ -87,15 +87,17 @@ impl EndgameTables {
         Ok(EndgameTables { store })
     }
 
-    /// The value of a position (`variant` and `fen`) under best play and its moves' (an
-    /// `EndgameResult`).
+    /// The value of a position (`variant` and `fen`) under best play and under the counting
+    /// rules, and its moves' (an `EndgameResult`); `counts` as in [`endgame`].
+    #[pyo3(signature = (variant, fen, *, counts=None))]
     fn probe<'py>(
         slf: &Bound<'py, Self>,
         py: Python<'py>,
         variant: VariantArg<'_>,
         fen: &str,
+        counts: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        evaluate(py, variant.find(py)?, fen, Some(slf))
+        evaluate(py, variant.find(py)?, fen, counts, Some(slf))
     }
 
     /// What tables exist for a variant: `builtin_pieces`, `builtin_max_positions`, and the
@@ -127,16 +129,18 @@ impl EndgameTables {
     }
 }
 
-/// The endgame answer for a position of `v` from `tables` (or the built-in ones).
+/// The endgame answer for a position of `v` with the counted rules' `counts`, from `tables`
+/// (or the built-in ones).
 pub fn evaluate<'py>(
     py: Python<'py>,
     v: &'static arbiter_rules::Variant,
     fen: &str,
+    counts: Option<&str>,
     tables: Option<&Bound<'py, EndgameTables>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let store = store_for(tables);
     let answer = work::run(py, |cancel| {
-        ops::endgame::evaluate(store, v, fen, &work::budget(None, cancel))
+        ops::endgame::evaluate(store, v, fen, counts, &work::budget(None, cancel))
     })?;
     typed(py, "EndgameResult", &answer.or_raise(py)?)
 }
@@ -144,14 +148,18 @@ pub fn evaluate<'py>(
 /// The value of a position under best play for the side to move (win, draw or loss, and the
 /// plies to the end) and of each of its legal moves, from the endgame tables, as `GET
 /// /v1/variants/{variant}/endgame` answers (an `EndgameResult`): `tables`, or the built-in
-/// tables (up to 4 pieces, computed on first use).
+/// tables (up to 4 pieces, computed on first use). The value under the counting rules starts
+/// from the FEN's half-move clock and `counts`, the counts the FEN cannot carry, as the
+/// `counts` query parameter gives them (`"FRISIAN_2V1_7:1,KINGS_25:4"`: a rule's code and
+/// the plies it has counted).
 #[pyfunction]
-#[pyo3(signature = (variant, fen, *, tables=None))]
+#[pyo3(signature = (variant, fen, *, tables=None, counts=None))]
 pub fn endgame<'py>(
     py: Python<'py>,
     variant: VariantArg<'_>,
     fen: &str,
     tables: Option<&Bound<'py, EndgameTables>>,
+    counts: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    evaluate(py, variant.find(py)?, fen, tables)
+    evaluate(py, variant.find(py)?, fen, counts, tables)
 }

@@ -714,14 +714,16 @@ impl Position {
     }
 
     /// The value of the position under best play and its moves' from the endgame tables
-    /// (an `EndgameResult`): `tables`, or the built-in tables (computed on first use).
-    #[pyo3(signature = (tables=None))]
+    /// (an `EndgameResult`): `tables`, or the built-in tables (computed on first use); the
+    /// value under the counting rules from `counts` (as `endgame` takes them).
+    #[pyo3(signature = (tables=None, *, counts=None))]
     fn endgame<'py>(
         &self,
         py: Python<'py>,
         tables: Option<&Bound<'py, crate::endgame::EndgameTables>>,
+        counts: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::endgame::evaluate(py, self.node.v, &self.node.fen(), tables)
+        crate::endgame::evaluate(py, self.node.v, &self.node.fen(), counts, tables)
     }
 
     /// The position's legal moves as the `/moves` answer gives them (a dict).

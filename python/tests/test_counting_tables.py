@@ -108,6 +108,27 @@ def test_endgame_values_from_the_builtin_tables() -> None:
     assert ad.Position("english", "B:WK14,K18:BK5").endgame() == e
 
 
+def test_endgame_values_under_the_counting_rules() -> None:
+    # Two kings against one in Frisian: the lone king must capture at its seventh move, so
+    # from the start of the count the win comes in time; one ply of the count spent, the
+    # seven-move rule draws it first (a cursed win).
+    fresh = ad.endgame("frisian", "W:WK42,K4:BK5")
+    assert fresh.category == "win" and fresh.rules is not None
+    assert fresh.rules.category == "win" and fresh.rules.differs is None
+    assert [c.rule for c in fresh.counts] == ["FRISIAN_2V1_7"]
+    assert fresh.counts[0].count == 0 and fresh.counts[0].limit == 14
+    late = ad.endgame("frisian", "W:WK42,K4:BK5", counts="FRISIAN_2V1_7:1")
+    assert late.category == "win" and late.plies == fresh.plies
+    assert late.rules is not None and late.rules.category == "draw"
+    assert late.rules.differs == "cursed-win" and late.rules.drawn_by == "FRISIAN_2V1_7"
+    assert all(m.rules is not None and m.rules.category != "loss" for m in late.moves)
+    tables = ad.EndgameTables()
+    assert tables.probe("frisian", "W:WK42,K4:BK5", counts="FRISIAN_2V1_7:1") == late
+    with pytest.raises(ad.ArbiterError) as caught:
+        ad.endgame("frisian", "W:WK42,K4:BK5", counts="NO_SUCH_RULE:1")
+    assert caught.value.code == "invalid-query"
+
+
 def test_positions_the_tables_cannot_answer() -> None:
     with pytest.raises(ad.EndgameNotInTablesError) as caught:
         ad.endgame("english", "B:W21-32:B1-12")
