@@ -23,7 +23,7 @@ use std::fmt;
 use crate::material::Material;
 use crate::variant::Variant;
 
-use super::index::Indexer;
+use super::numbering::Numbering;
 use super::table::{fingerprint, get, Table};
 
 const MAGIC: &[u8; 8] = b"ARBTB\r\n\x1a";
@@ -139,12 +139,12 @@ impl Table {
             ));
         }
         let size = r.u64()?;
-        let indexer = Indexer::new(variant, &material)
+        let numbering = Numbering::new(variant, &material)
             .ok_or_else(|| TableFileError(format!("material {name} has no positions in {id}")))?;
-        if indexer.size() != size {
+        if numbering.size() != size {
             return err(format!(
                 "{size} indices where {name} has {}",
-                indexer.size()
+                numbering.size()
             ));
         }
         let bits = u32::from(r.u8()?);
@@ -167,7 +167,7 @@ impl Table {
             *w = u64::from_le_bytes(b);
         }
         let codes: Vec<u16> = (0..size).map(|i| get(&words, bits, i) as u16).collect();
-        Ok(Table::from_codes(variant, material, indexer, &codes))
+        Ok(Table::from_codes(variant, material, numbering, &codes))
     }
 }
 

@@ -9,7 +9,7 @@ use crate::material::Material;
 use crate::position::{Color, Kind, KingRun, Position, KINDS};
 use crate::variant::Variant;
 
-use super::index::Indexer;
+use super::numbering::Numbering;
 use super::table::Table;
 
 /// A cell map that exchanges the two sides' roles.
@@ -97,25 +97,28 @@ impl Mirror {
         &self,
         variant: &'static Variant,
         material: Material,
-        indexer: Indexer,
+        numbering: Numbering,
         of: &Table,
     ) -> Table {
+        let (Some(indexer), Some(of_ix)) = (numbering.pieces(), of.numbering.pieces()) else {
+            return self.table_by_positions(variant, material, numbering, of);
+        };
         if indexer.has_runs() {
-            return self.table_by_positions(variant, material, indexer, of);
+            return self.table_by_positions(variant, material, numbering, of);
         }
         const BARRED: u64 = u64::MAX;
         let n = indexer.groups();
         let maps: Vec<Vec<u64>> = (0..n)
             .map(|g| {
                 let (color, kind) = indexer.group_key(g);
-                let Some(h) = of.indexer.group(color.opponent(), kind) else {
+                let Some(h) = of_ix.group(color.opponent(), kind) else {
                     return vec![BARRED; indexer.group_size(g) as usize];
                 };
-                let stride = of.indexer.stride(h);
+                let stride = of_ix.stride(h);
                 (0..indexer.group_size(g))
                     .map(|r| {
                         let cells = self.cells(indexer.group_cells(g, r));
-                        of.indexer.rank(h, cells).map_or(BARRED, |r| r * stride)
+                        of_ix.rank(h, cells).map_or(BARRED, |r| r * stride)
                     })
                     .collect()
             })
@@ -144,7 +147,7 @@ impl Mirror {
             let mut g = n;
             loop {
                 if g == 0 {
-                    return Table::from_codes(variant, material, indexer, &codes);
+                    return Table::from_codes(variant, material, numbering, &codes);
                 }
                 g -= 1;
                 digits[g] += 1;
@@ -158,19 +161,20 @@ impl Mirror {
 }
 
 impl Mirror {
-    /// [`Mirror::table`] for positions with king runs: each index's position is mirrored
-    /// (cells, colours, runs) and looked up in `of`. Slower than the sums of ranks, and only
-    /// the materials with runs need it.
+    /// [`Mirror::table`] for positions with more than pieces (king runs, stones in hand,
+    /// castle moves, last moves): each index's position is mirrored (cells, colours, and
+    /// each side's state given to the other) and looked up in `of`. Slower than the sums of
+    /// ranks, and only those materials need it.
     fn table_by_positions(
         &self,
         variant: &'static Variant,
         material: Material,
-        indexer: Indexer,
+        numbering: Numbering,
         of: &Table,
     ) -> Table {
-        let codes: Vec<u16> = (0..indexer.size())
+        let codes: Vec<u16> = (0..numbering.size())
             .map(|i| {
-                let Some(pos) = indexer.position(variant, i) else {
+                let Some(pos) = numbering.position(variant, i) else {
                     return 0;
                 };
                 let mut sets = [[Bits::EMPTY; KINDS]; 2];
@@ -188,11 +192,17 @@ impl Mirror {
                             count: r.count,
                         };
                     }
+                    let o = 1 - c as usize;
+                    q.hand[o] = pos.hand(c);
+                    q.castle_moves[o] = pos.castle_moves(c);
+                    if let Some((from, to)) = pos.last_move(c) {
+                        q.last[o] = [self.cell[from], self.cell[to]];
+                    }
                 }
-                of.indexer.index(&q).map_or(0, |j| of.code(j) as u16)
+                of.numbering.index(&q).map_or(0, |j| of.code(j) as u16)
             })
             .collect();
-        Table::from_codes(variant, material, indexer, &codes)
+        Table::from_codes(variant, material, numbering, &codes)
     }
 }
 

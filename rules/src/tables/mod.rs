@@ -22,24 +22,52 @@
 //! ([`Material`]) is a layer below, in [`crate::material`]: the judge reports it too.
 
 mod file;
+mod graph;
 mod index;
 mod mirror;
+mod numbering;
 mod set;
 mod solve;
+mod solved;
 mod table;
 
 use std::sync::Arc;
 
 pub use crate::material::Material;
-use crate::position::{Color, Kind, KINDS};
+use crate::position::{Color, Kind, Position, KINDS};
 use crate::variant::Variant;
 
 pub use file::TableFileError;
+pub use graph::Graph;
 pub use set::Tables;
 pub use solve::{solve, SolveError};
+pub use solved::start_value;
 pub use table::{fingerprint, supported, Progress, Table, TableStats, Unsupported, Value};
 
-use index::Indexer;
+use numbering::Numbering;
+
+/// The material of the table that holds `pos`: its pieces on the board ([`Material::of`]),
+/// and in the drop games its stones in hand too, counted as men (a drop game's tables hold
+/// every split of a side's stones between board and hand, see [`whole_game`]).
+pub fn material_of(variant: &Variant, pos: &Position) -> Material {
+    let mut m = Material::of(pos);
+    if variant.rules().stones_in_hand != 0 {
+        for c in Color::BOTH {
+            let n = &mut m.counts[c as usize][Kind::Man as usize];
+            *n = n.saturating_add(pos.hand(c));
+        }
+    }
+    m
+}
+
+/// Whether the variant's tables solve whole games: the drop games, whose materials count the
+/// stones in hand, so that the tables of the stones a side starts with hold every position of
+/// a game from the start (the drops included). Such a material has more pieces than the
+/// tables of other variants (8 to 10), on a board of 10 to 13 points: it is bounded by its
+/// number of positions, not of pieces.
+pub fn whole_game(variant: &Variant) -> bool {
+    variant.rules().stones_in_hand != 0
+}
 
 /// The kinds a side may have pieces of in `variant`.
 fn kinds_of(variant: &Variant, color: Color) -> Vec<Kind> {
@@ -81,14 +109,33 @@ fn possible(variant: &Variant, m: &Material) -> bool {
     if kings_of_both && variant.rules().ends.iter().any(|e| e.kind.forbids_kings()) {
         return false;
     }
-    Indexer::new(variant, m).is_some()
+    Numbering::new(variant, m).is_some()
 }
 
 /// How many positions the table of `m` numbers (both sides to move, king runs included where
 /// the variant has them), or `None` when `variant` cannot have that material: what solving it
 /// takes in memory, about 8 bytes a position while it is solved and 1 once it is.
 pub fn positions(variant: &Variant, m: &Material) -> Option<u64> {
-    Indexer::new(variant, m).map(|ix| ix.size())
+    Numbering::new(variant, m).map(|n| n.size())
+}
+
+/// What building the table of `m` weighs against a bound on positions, or `None` when
+/// `variant` cannot have that material: its number of positions ([`positions`]) for the
+/// tables solved by taking moves back, which hold about 8 bytes a position while they solve;
+/// 8 times the positions of the largest part solved at once for the tables solved over an
+/// explicit graph (the drop games, BrainKing's Alquerque, the Camelot family), which hold each
+/// move both ways besides (Cam's positions have 7 to 8 moves inside their material: about 80
+/// bytes a position).
+pub fn build_cost(variant: &Variant, m: &Material) -> Option<u64> {
+    let n = Numbering::new(variant, m)?;
+    if !graph::needed(variant) {
+        return Some(n.size());
+    }
+    n.layers()
+        .iter()
+        .map(|l| l.end - l.start)
+        .max()
+        .map(|largest| largest.saturating_mul(8))
 }
 
 /// Every material of 2 to `pieces` pieces, each side with at least one, that `variant` can
@@ -119,7 +166,7 @@ pub fn materials_up_to(variant: &Variant, pieces: u32) -> Vec<Material> {
 }
 
 /// Every material a game of material `m` can come to (captures remove pieces, promotions turn
-/// men into kings, a parachutist becomes a man), `m` included, in build order; sides left
+/// men into kings, a parachutist becomes a man, knights stay knights), `m` included, in build order; sides left
 /// without pieces are not materials.
 pub fn reachable(variant: &Variant, m: &Material) -> Vec<Material> {
     let side_options = |c: Color| -> Vec<[u8; KINDS]> {
@@ -129,18 +176,23 @@ pub fn reachable(variant: &Variant, m: &Material) -> Vec<Material> {
             have[Kind::Man as usize],
             have[Kind::Parachutist as usize],
         );
+        // Knights (the Camelot family) stay knights.
+        let knights = have[Kind::Knight as usize];
         let mut v = Vec::new();
-        for p in 0..=paras {
-            for mm in 0..=(men + paras - p) {
-                for k in 0..=(kings + men + paras - p - mm) {
-                    if p + mm + k == 0 {
-                        continue;
+        for n in 0..=knights {
+            for p in 0..=paras {
+                for mm in 0..=(men + paras - p) {
+                    for k in 0..=(kings + men + paras - p - mm) {
+                        if n + p + mm + k == 0 {
+                            continue;
+                        }
+                        let mut a = [0u8; KINDS];
+                        a[Kind::King as usize] = k;
+                        a[Kind::Man as usize] = mm;
+                        a[Kind::Parachutist as usize] = p;
+                        a[Kind::Knight as usize] = n;
+                        v.push(a);
                     }
-                    let mut a = [0u8; KINDS];
-                    a[Kind::King as usize] = k;
-                    a[Kind::Man as usize] = mm;
-                    a[Kind::Parachutist as usize] = p;
-                    v.push(a);
                 }
             }
         }
@@ -184,10 +236,10 @@ impl Tables {
             }
             let mirrored = match (&self.mirror, self.map.get(&m.mirrored())) {
                 (Some(mirror), Some(of)) => {
-                    let indexer =
-                        Indexer::new(self.variant, &m).ok_or(SolveError::Impossible(m))?;
-                    let size = indexer.size();
-                    let t = mirror.table(self.variant, m, indexer, of);
+                    let numbering =
+                        Numbering::new(self.variant, &m).ok_or(SolveError::Impossible(m))?;
+                    let size = numbering.size();
+                    let t = mirror.table(self.variant, m, numbering, of);
                     progress(Progress {
                         material: m,
                         done: size,

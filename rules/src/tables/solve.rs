@@ -108,6 +108,9 @@ pub fn solve(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Table, SolveError> {
     supported(variant).map_err(SolveError::Unsupported)?;
+    if super::graph::needed(variant) {
+        return super::graph::solve(variant, material, tables, progress);
+    }
     let ix = Indexer::new(variant, &material).ok_or(SolveError::Impossible(material))?;
     let size = ix.size();
     if size > MAX_INDICES {
@@ -257,7 +260,12 @@ pub fn solve(
         })
         .collect();
     drop(st);
-    Ok(Table::from_codes(variant, material, ix, &codes))
+    Ok(Table::from_codes(
+        variant,
+        material,
+        super::numbering::Numbering::Pieces(ix),
+        &codes,
+    ))
 }
 
 /// The forward pass for index `i`: its state, and the bucket entries it starts with.
