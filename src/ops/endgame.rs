@@ -10,7 +10,7 @@
 
 use std::cell::RefCell;
 
-use arbiter_rules::tables::{Material, Value};
+use arbiter_rules::tables::{material_of, Value};
 use arbiter_rules::{Budget, Position, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -136,7 +136,9 @@ pub struct EndgameResponse {
     /// The side to move.
     #[schema(example = "black")]
     pub side_to_move: Side,
-    /// The material: White's pieces, `v`, Black's; `K` a king, `M` a man, `P` a parachutist.
+    /// The material of the table: White's pieces, `v`, Black's; `K` a king, `M` a man, `P` a
+    /// parachutist, `N` a knight. In the drop games, whose tables solve the game whole, the
+    /// stones in hand count too, as men (`MMMMvMMMM` at Lahti's start).
     #[schema(example = "KKvK")]
     pub material: String,
     /// The result for the side to move under best play: `win`, `draw` (play that never ends
@@ -188,7 +190,7 @@ pub fn answer_endgame(
     for view in listed.iter() {
         let child = v.play(pos, &view.mv);
         let after = store.lookup(v, &child).ok_or_else(|| {
-            let material = Material::of(&child).name();
+            let material = material_of(v, &child).name();
             ApiError::endgame_not_in_tables(
                 v.id(),
                 &material,
@@ -222,7 +224,7 @@ pub fn answer_endgame(
         variant: v.id().to_string(),
         position: v.fen(pos),
         side_to_move: pos.side().into(),
-        material: Material::of(pos).name(),
+        material: material_of(v, pos).name(),
         category: value.into(),
         plies: value.plies(),
         no_legal_moves: listed.is_empty(),
@@ -249,7 +251,7 @@ pub fn evaluate(
         Ok(None) => {
             return Err(ApiError::endgame_not_in_tables(
                 v.id(),
-                &Material::of(&pos).name(),
+                &material_of(v, &pos).name(),
                 None,
                 store.available(v),
             ))
