@@ -49,8 +49,9 @@ pub struct Available {
     pub builtin_pieces: u32,
     /// ... and at most this many positions in their table (a larger one is served only from a
     /// prebuilt file). A table solved over an explicit graph (the drop games, BrainKing's
-    /// Alquerque, the Camelot family) counts 8 per position of the largest part it solves at
-    /// once: it holds each move both ways while it solves.
+    /// Alquerque, the Camelot family), which holds each move both ways while it solves, counts
+    /// its estimated working memory in units of 8 bytes, the memory of a position of the
+    /// other tables.
     #[schema(example = 50000000)]
     pub builtin_max_positions: u64,
     /// The materials of the tables loaded from files (`ARBITER_TABLES_DIR`), by name: White's

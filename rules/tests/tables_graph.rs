@@ -528,35 +528,39 @@ fn camelot_family_draws(materials: &[&str]) {
 fn camelot_at_three_pieces() {
     // Two knights against one: castle moves (three counts a side) in the index. The oracle
     // over every placement (36 million states) is beyond a test: the minimax equation is
-    // checked on a sample of them, and on positions with a piece in the enemy castle.
+    // checked on random positions, half of them with a White knight in Black's castle (where
+    // castle moves are played), with every count of castle moves.
     let tables = build("camelot", &["NNvN"]);
     let v = tables.variant();
-    let all = placements(camelot::Game::Camelot, "NNvN");
+    let board = camelot::Game::Camelot.board();
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = || {
+    let mut next = move || {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
         seed
     };
-    let sample: Vec<camelot::Position> = (0..20_000)
-        .map(|_| all[(next() % all.len() as u64) as usize].clone())
-        .collect();
-    for s in &sample {
-        minimax(&tables, &parse(v, &camelot::to_fen(s)));
-    }
-    // Positions with a piece in the enemy castle, where castle moves are played.
-    let castled: Vec<camelot::Position> = all
-        .iter()
-        .filter(|s| {
-            let b = camelot::Game::Camelot.board();
-            b.castles[1]
-                .iter()
-                .any(|&c| matches!(s.cells[c], Some(p) if p.color == camelot::Color::White))
-        })
-        .cloned()
-        .collect();
-    for s in castled.iter().step_by(7) {
-        minimax(&tables, &parse(v, &camelot::to_fen(s)));
+    let mut checked = 0;
+    while checked < 40_000 {
+        let mut cells: Vec<usize> = (0..3)
+            .map(|_| (next() % board.len() as u64) as usize)
+            .collect();
+        if checked % 2 == 0 {
+            cells[0] = board.castles[1][(next() % 2) as usize];
+        }
+        if cells[0] == cells[1] || cells[0] == cells[2] || cells[1] == cells[2] {
+            continue;
+        }
+        let side = if next() % 2 == 0 { 'W' } else { 'B' };
+        let fen = format!(
+            "{side}:WN{},N{}:BN{}:C{},{}",
+            board.name(cells[0]),
+            board.name(cells[1]),
+            board.name(cells[2]),
+            next() % 3,
+            next() % 3
+        );
+        minimax(&tables, &parse(v, &fen));
+        checked += 1;
     }
 }

@@ -53,6 +53,48 @@ pub(crate) fn needed(variant: &Variant) -> bool {
         || r.goal == Goal::NoMovesPasses
 }
 
+/// The working memory of solving a material numbered `numbering` over its graph, in bytes,
+/// estimated before solving: 2 bytes an index of the material (its codes), 18 an index of the
+/// largest part solved at once (its node, its offsets into the edges both ways) and 8 a move
+/// inside the material (an edge, both ways), the moves counted on a sample of the part's
+/// indices (a fixed one: the estimate is the same on every replica).
+pub(crate) fn working_bytes(variant: &Variant, numbering: &Numbering) -> u64 {
+    let Some(part) = numbering
+        .layers()
+        .into_iter()
+        .max_by_key(|l| l.end - l.start)
+    else {
+        return 0;
+    };
+    let n = part.end - part.start;
+    let budget = Budget::unlimited();
+    let mut moves = Vec::new();
+    let (mut tried, mut edges) = (0u64, 0u64);
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    while tried < 2048 && n > 0 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        tried += 1;
+        let Some(pos) = numbering.position(variant, part.start + seed % n) else {
+            continue;
+        };
+        if variant.decided(&pos) {
+            continue;
+        }
+        let _ = variant.generate(&pos, &budget, &mut moves);
+        edges += moves
+            .iter()
+            .filter(|m| !m.is_capture() && m.piece() == m.becomes())
+            .count() as u64;
+    }
+    let per_index = (edges * 8).checked_div(tried).unwrap_or(0);
+    numbering
+        .size()
+        .saturating_mul(2)
+        .saturating_add(n.saturating_mul(18 + per_index))
+}
+
 /// What the forward pass knows of one index.
 #[derive(Clone, Copy, Default)]
 struct Node {

@@ -122,20 +122,16 @@ pub fn positions(variant: &Variant, m: &Material) -> Option<u64> {
 /// What building the table of `m` weighs against a bound on positions, or `None` when
 /// `variant` cannot have that material: its number of positions ([`positions`]) for the
 /// tables solved by taking moves back, which hold about 8 bytes a position while they solve;
-/// 8 times the positions of the largest part solved at once for the tables solved over an
-/// explicit graph (the drop games, BrainKing's Alquerque, the Camelot family), which hold each
-/// move both ways besides (Cam's positions have 7 to 8 moves inside their material: about 80
-/// bytes a position).
+/// for the tables solved over an explicit graph (the drop games, BrainKing's Alquerque, the
+/// Camelot family), which hold each move both ways besides, their working memory in units of
+/// those 8 bytes ([`graph::working_bytes`]: from about 40 bytes an index on BrainKing's
+/// Alquerque to 100 on Cam and 150 on Camelot's larger board).
 pub fn build_cost(variant: &Variant, m: &Material) -> Option<u64> {
     let n = Numbering::new(variant, m)?;
     if !graph::needed(variant) {
         return Some(n.size());
     }
-    n.layers()
-        .iter()
-        .map(|l| l.end - l.start)
-        .max()
-        .map(|largest| largest.saturating_mul(8))
+    Some(graph::working_bytes(variant, &n).div_ceil(8))
 }
 
 /// Every material of 2 to `pieces` pieces, each side with at least one, that `variant` can
