@@ -108,9 +108,6 @@ pub fn solve(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Table, SolveError> {
     supported(variant).map_err(SolveError::Unsupported)?;
-    if super::graph::needed(variant) {
-        return super::graph::solve(variant, material, tables, progress);
-    }
     let ix = Indexer::new(variant, &material).ok_or(SolveError::Impossible(material))?;
     let size = ix.size();
     if size > MAX_INDICES {
