@@ -288,7 +288,8 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(u32).range(0..=6))]
     pub tables_builtin_pieces: u32,
     /// The most positions a table computed on first use may have (a build holds about 8 bytes
-    /// a position): a larger table is served only from a prebuilt file.
+    /// a position; a table solved over an explicit graph counts its estimated working memory
+    /// in units of 8 bytes): a larger table is served only from a prebuilt file.
     #[arg(long, env = "ARBITER_TABLES_BUILTIN_MAX_POSITIONS",
           default_value_t = DEFAULT_TABLES_BUILTIN_MAX_POSITIONS,
           value_parser = clap::value_parser!(u64).range(1..))]

@@ -130,8 +130,9 @@ enum TablesCommand {
         /// Variant id.
         #[arg(long)]
         variant: String,
-        /// Largest number of pieces on the board (both sides together).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=8))]
+        /// Largest number of pieces on the board (both sides together); in a drop game,
+        /// stones on the board and in hand (10 solves Hageby whole).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=10))]
         pieces: u32,
         /// The directory to write the files to (created if missing; files of the same name
         /// are replaced).

@@ -7,7 +7,8 @@
 //!   a warning. Prebuilt tables are never evicted; their memory is counted apart
 //!   ([`TableStore::prebuilt_bytes`]): it is the size of the files.
 //! - **Built-in** (`ARBITER_TABLES_BUILTIN_PIECES`, default 4): a position with at most that
-//!   many pieces whose table is missing has it computed ([`Tables::build`], with every table
+//!   many pieces (in a drop game, whose tables solve the game whole, any position while the
+//!   bound is not 0) whose table is missing has it computed ([`Tables::build`], with every table
 //!   it leads to) on a thread of its own, one build at a time per replica. A request waits for
 //!   the build up to `ARBITER_TABLES_BUILD_WAIT` seconds and is otherwise answered 503
 //!   `endgame-building` with `Retry-After` while the build goes on; concurrent requests for the
@@ -43,15 +44,19 @@ pub const RETRY_AFTER_BUILDING_SECS: u64 = 5;
 /// What tables exist for a variant: the problem document of a position outside them says it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct Available {
-    /// Positions with at most this many pieces are computed on first use (0: none are).
+    /// Positions with at most this many pieces are computed on first use (0: none are). The
+    /// drop games, whose tables solve the game whole, are bounded by their positions only.
     #[schema(example = 4)]
     pub builtin_pieces: u32,
     /// ... and at most this many positions in their table (a larger one is served only from a
-    /// prebuilt file).
+    /// prebuilt file). A table solved over an explicit graph (the drop games, BrainKing's
+    /// Alquerque, the Camelot family), which holds each move both ways while it solves, counts
+    /// its estimated working memory in units of 8 bytes, the memory of a position of the
+    /// other tables.
     #[schema(example = 50000000)]
     pub builtin_max_positions: u64,
     /// The materials of the tables loaded from files (`ARBITER_TABLES_DIR`), by name: White's
-    /// pieces, `v`, Black's; `K` a king, `M` a man, `P` a parachutist.
+    /// pieces, `v`, Black's; `K` a king, `M` a man, `P` a parachutist, `N` a knight.
     #[schema(example = json!(["KKvK", "KMvK", "KKvKK"]))]
     pub prebuilt: Vec<String>,
 }
@@ -277,7 +282,7 @@ impl TableStore {
             return Some(Err(e));
         }
         let id = variant.id();
-        let material = Material::of(pos);
+        let material = tables::material_of(variant, pos);
         let mut state = self.lock();
         loop {
             if let Some(value) = self.lookup_locked(&mut state, variant, pos) {
@@ -285,8 +290,15 @@ impl TableStore {
                 return Some(Ok(Some(value)));
             }
             let config = &self.inner.config;
-            if material.pieces() > config.builtin_pieces
-                || tables::positions(variant, &material)
+            // A drop game's materials count the stones in hand: they are bounded by their
+            // positions only (a whole game is a few million), unless built-in tables are off.
+            let pieces_bound = if tables::whole_game(variant) {
+                config.builtin_pieces == 0
+            } else {
+                material.pieces() > config.builtin_pieces
+            };
+            if pieces_bound
+                || tables::build_cost(variant, &material)
                     .is_none_or(|n| n > config.builtin_max_positions)
             {
                 self.inner.stats.misses.fetch_add(1, Ordering::Relaxed);

@@ -101,8 +101,9 @@ impl PieceRules {
 ///
 /// - A side's own castle may be entered only by a capture landing there (never by a step or a
 ///   canter), and a piece of the side to move that stands in its own castle must leave it
-///   this move, whatever captures are possible elsewhere; it must capture on its way out if it
-///   can.
+///   this move, whatever captures are possible elsewhere; among the moves that leave the
+///   castle the capture obligation applies: if a piece there can capture on its way out, the
+///   move must be such a capture (with two pieces in the castle, by either).
 /// - A piece that lands in the opponent's castle ends its move there, even in the middle of a
 ///   canter or a capture, and never leaves it: its only moves are castle moves, steps between
 ///   two squares of that castle, of which a side may make [`Castles::moves`] in a game (a

@@ -14,7 +14,7 @@ use arbiter_rules::notation::pdn::parse_pdn;
 use arbiter_rules::tables::{Material, RuleValue, TableValue, Value};
 use arbiter_rules::{
     read_record, variant, Budget, DrawClock, Judgement, Position, Reason, RecordOptions,
-    RecordWarning, Variant, Verdict, WarningKind,
+    RecordWarning, Variant, Verdict,
 };
 
 /// An English game that ends undecided in two white kings against one black king (KKvK),
@@ -258,23 +258,39 @@ fn an_illegal_move_before_the_limit_is_invalid_and_after_it_is_not_judged() {
 }
 
 #[test]
-fn a_variant_without_tables_is_judged_without_them_with_a_warning() {
-    // BrainKing's Alquerque keeps each side's last move (the no-return rule): it has no
-    // tables.
+fn real_tables_decide_a_game_whose_positions_hold_the_last_moves() {
+    // BrainKing's Alquerque keeps each side's last move (the no-return rule): its tables
+    // number the last moves too, and the adjudication probes the final position with them.
     let v = variant("alquerque-brainking").unwrap();
-    assert!(arbiter_rules::tables::supported(v).is_err());
+    let mut tables = arbiter_rules::tables::Tables::new(v).unwrap_or_else(|u| panic!("{u}"));
+    tables
+        .build(Material::parse("MvM").unwrap(), &mut |_| {})
+        .unwrap();
     let fen = "W:Wc3:Be5";
     let moves = ["c3-d3", "e5-e4", "d3-d4"];
-    let (j, w, probed) = judged(v, fen, &moves, limit(2, true), Ok(Some(Value::Win(1))));
-    assert!(probed.is_empty());
-    assert_eq!(j.reason, Some(Reason::MoveLimit { limit: 2 }));
-    assert_eq!(w.len(), 1);
-    assert_eq!(w[0].kind, WarningKind::TablesUnsupported);
-    assert_eq!(w[0].kind.code(), "tables-unsupported");
-    assert!(
-        w[0].detail.contains("alquerque-brainking"),
-        "{}",
-        w[0].detail
+    let budget = Budget::unlimited();
+    let options = RecordOptions {
+        max_plies: Some(2),
+        ..RecordOptions::default()
+    };
+    let record = read_record(v, v.parse_fen(fen).unwrap(), &moves, options, &budget).unwrap();
+    let mut j = record.judgement;
+    let end = j.final_position;
+    assert!(end.last_move(arbiter_rules::Color::White).is_some());
+    let value = tables.probe(&end).unwrap();
+    let mut probe = |_: &'static Variant, p: &Position, c: &DrawClock, b: &Budget| {
+        tables.probe_game(p, c, b).map_err(|e| e.to_string())
+    };
+    let w = adjudicate(v, &mut j, limit(2, true), &mut probe, &budget).unwrap();
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(
+        j.reason,
+        Some(Reason::EndgameTables {
+            material: Material::parse("MvM").unwrap(),
+            plies: value.plies(),
+            move_limit: Some(2),
+            drawn_by: None,
+        })
     );
 }
 

@@ -33,7 +33,9 @@ pub struct EndgameQuery {
 /// For positions with few pieces: those with at most the replica's built-in number of pieces
 /// (4 by default) have their tables computed on first use, which may take a few seconds
 /// (meanwhile the answer is 503 `endgame-building` with `Retry-After`); larger positions are
-/// answered when the replica has prebuilt tables for them. Two values: the game-theoretic
+/// answered when the replica has prebuilt tables for them. The drop games (Hageby, Lahti,
+/// both Vilbergens) are solved whole: every position of a game, from the empty board on, is
+/// in their tables. Two values: the game-theoretic
 /// one (the result with best play from both sides and the plies to the end of the game; play
 /// that never ends is a draw), and `rules`, the value under the variant's counting rules
 /// (the 25-move rule, the 16- and 5-move endings, Frisian's two kings against one...) with
@@ -53,7 +55,7 @@ pub struct EndgameQuery {
         (status = 200, description = "The value of the position and of each legal move", body = EndgameResponse),
         (status = 400, description = "Invalid FEN or query string: `position` missing, an unknown parameter (`invalid-query`, `invalid-position`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown variant (`unknown-variant`), or a position outside the tables of this replica (`endgame-not-in-tables`, with `material` and `tables`: the built-in piece bound and the prebuilt materials)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The variant has no endgame tables (`endgame-unsupported`: drops, stones in hand, history-dependent rules...; the detail says why), or the moves need more engine work than the budget (`budget-exceeded`, `capture-limit`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The variant has no endgame tables (`endgame-unsupported`, the detail says why: every variant of the catalogue has tables today), or the moves need more engine work than the budget (`budget-exceeded`, `capture-limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The position's table is being computed on this replica (`endgame-building`, with `Retry-After`), every engine slot is busy (`overloaded`, with `Retry-After`), or the request timed out (`request-timeout`)", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -12,7 +12,7 @@
 use std::cell::RefCell;
 
 use arbiter_rules::draws::Reset;
-use arbiter_rules::tables::{Material, RuleValue, TableValue, Tables, Value};
+use arbiter_rules::tables::{material_of, RuleValue, TableValue, Tables, Value};
 use arbiter_rules::{Budget, DrawClock, DrawKind, Position, Variant};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -218,7 +218,9 @@ pub struct EndgameResponse {
     /// The side to move.
     #[schema(example = "black")]
     pub side_to_move: Side,
-    /// The material: White's pieces, `v`, Black's; `K` a king, `M` a man, `P` a parachutist.
+    /// The material of the table: White's pieces, `v`, Black's; `K` a king, `M` a man, `P` a
+    /// parachutist, `N` a knight. In the drop games, whose tables solve the game whole, the
+    /// stones in hand count too, as men (`MMMMvMMMM` at Lahti's start).
     #[schema(example = "KKvK")]
     pub material: String,
     /// The game-theoretic result for the side to move under best play: `win`, `draw` (play
@@ -363,7 +365,7 @@ fn answer(
         .charge(listed.len() as u64 * UNITS_PER_LISTED_MOVE)
         .map_err(|e| ApiError::engine(&e))?;
     let missing = |notation: &str, child: &Position| {
-        let material = Material::of(child).name();
+        let material = material_of(v, child).name();
         ApiError::endgame_not_in_tables(
             v.id(),
             &material,
@@ -409,7 +411,7 @@ fn answer(
         variant: v.id().to_string(),
         position: v.fen(pos),
         side_to_move: pos.side().into(),
-        material: Material::of(pos).name(),
+        material: material_of(v, pos).name(),
         category: found.value.into(),
         plies: found.value.plies(),
         no_legal_moves: listed.is_empty(),
@@ -460,7 +462,7 @@ pub fn evaluate(
     let not_in_tables = || {
         ApiError::endgame_not_in_tables(
             v.id(),
-            &Material::of(&pos).name(),
+            &material_of(v, &pos).name(),
             None,
             store.available(v),
         )

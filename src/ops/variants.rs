@@ -1,10 +1,12 @@
 //! The catalogue: every variant, and one variant's board, start, rules and sources in a form
 //! a client reads.
 
+use arbiter_rules::tables::{start_value, Value};
 use arbiter_rules::Variant;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::endgame::Category;
 use super::Side;
 
 /// How squares are named.
@@ -259,6 +261,42 @@ pub struct VariantInfo {
     /// counts those still in hand); null for games without drops.
     #[schema(example = json!(null))]
     pub stones_in_hand: Option<u8>,
+    /// The value of the start position under best play, for the games the endgame tables
+    /// solve whole (the drop games: every position of a game from the start is in the
+    /// tables); null for the other variants.
+    #[schema(example = json!(null))]
+    pub solved: Option<SolvedGame>,
+}
+
+/// The value of a game's start position under best play: the game solved whole by the
+/// endgame tables.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"category": "win", "winner": "white", "plies": 25}))]
+pub struct SolvedGame {
+    /// The result for the side that moves first (`first_mover`): `win`, `draw` (play that
+    /// never ends included) or `loss`.
+    pub category: Category,
+    /// The side that wins with best play; null for a draw.
+    pub winner: Option<Side>,
+    /// The length of the game under best play, in plies from the start (the winner hurrying,
+    /// the loser delaying, drops included); null for a draw.
+    pub plies: Option<u16>,
+}
+
+impl SolvedGame {
+    fn of(v: &Variant) -> Option<SolvedGame> {
+        let value = start_value(v)?;
+        let first = v.first_mover();
+        Some(SolvedGame {
+            category: value.into(),
+            winner: match value {
+                Value::Win(_) => Some(first.into()),
+                Value::Loss(_) => Some(first.opponent().into()),
+                Value::Draw => None,
+            },
+            plies: value.plies(),
+        })
+    }
 }
 
 impl VariantInfo {
@@ -324,6 +362,7 @@ impl VariantInfo {
             provisional: spec.provisional.is_some(),
             provisional_reason: spec.provisional.map(String::from),
             stones_in_hand: (v.rules().stones_in_hand != 0).then_some(v.rules().stones_in_hand),
+            solved: SolvedGame::of(v),
         }
     }
 }

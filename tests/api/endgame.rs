@@ -452,37 +452,60 @@ async fn a_table_being_built_is_503_with_retry_after() {
     panic!("the table was not built within a minute");
 }
 
+/// A small position of a variant from its start position: its first piece of each side
+/// (the drop games: the start position itself, which their tables hold).
+fn small_position(start: &str) -> String {
+    let fields: Vec<&str> = start.split(':').collect();
+    fields
+        .iter()
+        .map(|f| match f.chars().next() {
+            Some(c @ ('W' | 'B')) if f.len() > 1 => {
+                format!("{c}{}", f[1..].split(',').next().unwrap())
+            }
+            _ => f.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
 #[tokio::test]
-async fn every_variant_answers_or_says_why_not() {
+async fn every_variant_answers_a_position() {
     let app = spawn_app().await;
     let catalogue = ok_json(app.get("/v1/variants").await).await;
-    let (mut supported, mut unsupported) = (0, 0);
     let list = catalogue
         .as_array()
         .or_else(|| catalogue["variants"].as_array())
         .expect("the catalogue is a list");
+    let mut solved = 0;
     for v in list {
         let id = v["id"].as_str().unwrap();
         let start = v["start_position"].as_str().unwrap();
-        let res = endgame(&app, id, start).await;
-        match res.status().as_u16() {
-            404 => {
-                problem(res, 404, "endgame-not-in-tables").await;
-                supported += 1;
+        // The whole game of a drop game is built on first use; a request may time out
+        // while it is built, and the build goes on.
+        let fen = small_position(start);
+        let mut body = None;
+        for _ in 0..300 {
+            let res = endgame(&app, id, &fen).await;
+            if res.status() == 503 {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
             }
-            422 => {
-                let body = problem(res, 422, "endgame-unsupported").await;
-                assert!(
-                    body["detail"].as_str().unwrap().contains(id),
-                    "{id}: {body}"
-                );
-                unsupported += 1;
-            }
-            other => panic!("{id}: {other}"),
+            assert_eq!(res.status(), 200, "{id} {fen}");
+            body = Some(res.json::<Value>().await.unwrap());
+            break;
+        }
+        let body = body.unwrap_or_else(|| panic!("{id}: no answer"));
+        assert!(body["category"].is_string(), "{id}: {body}");
+        // A game solved whole: its start position's value is the one the catalogue gives.
+        if v["solved"].is_object() {
+            assert_eq!(fen, start);
+            assert_eq!(body["category"], v["solved"]["category"], "{id}");
+            assert_eq!(body["plies"], v["solved"]["plies"], "{id}");
+            solved += 1;
         }
     }
-    assert!(supported >= 20, "{supported} variants with tables");
-    assert!(unsupported >= 1, "{unsupported} variants without");
+    assert_eq!(list.len(), 38);
+    assert_eq!(solved, 4);
 }
 
 #[tokio::test]

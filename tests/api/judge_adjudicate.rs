@@ -137,26 +137,35 @@ async fn judge_stops_at_the_move_limit() {
 }
 
 #[tokio::test]
-async fn a_variant_without_tables_is_judged_without_them_with_a_warning() {
+async fn every_variant_is_adjudicated_by_its_tables() {
+    // BrainKing's Alquerque keeps each side's last move, and a drop game stones in hand:
+    // their tables hold them, and the judge adjudicates by them.
     let app = spawn_app().await;
-    let body = ok_json(
-        app.post_json(
-            "/v1/variants/alquerque-brainking/judge",
-            &json!({"start_position": "W:Wc3:Be5", "moves": ["c3-d3", "e5-e4", "d3-d4"],
-                    "adjudicate": "tables", "max_plies": 2}),
+    for (id, start, moves, material) in [
+        (
+            "alquerque-brainking",
+            "W:Wc3:Be5",
+            json!(["c3-d3", "e5-e4", "d3-d4"]),
+            "MvM",
+        ),
+        ("lahti", "W:W:B:S4,4", json!(["*a1", "*e2", "*b1"]), "MvM"),
+    ] {
+        let body = ok_json(
+            app.post_json(
+                &format!("/v1/variants/{id}/judge"),
+                &json!({"start_position": start, "moves": moves,
+                        "adjudicate": "tables", "max_plies": 2}),
+            )
+            .await,
         )
-        .await,
-    )
-    .await;
-    assert_eq!(body["verdict"], "draw", "{body}");
-    assert_eq!(body["reason"]["code"], "MOVE_LIMIT");
-    let codes: Vec<&str> = body["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w["code"].as_str().unwrap())
-        .collect();
-    assert_eq!(codes, ["tables-unsupported"], "{body}");
+        .await;
+        assert_eq!(body["reason"]["code"], "ENDGAME_TABLES", "{id}: {body}");
+        assert_eq!(body["reason"]["material"], material, "{id}: {body}");
+        assert!(
+            body["warnings"].as_array().is_none_or(|w| w.is_empty()),
+            "{id}: {body}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -174,7 +174,9 @@ const OBLIGATION: &str =
 const OWN_CASTLE: &str =
     "A side's own castle may be entered only by a capture, and a piece standing in its own \
      castle must leave it on its side's next move, even if that means not capturing \
-     elsewhere; it must capture on its way out if a capture takes it out.";
+     elsewhere; among the moves that leave it, the capture obligation applies: if a piece \
+     there can capture on its way out, the move must be such a capture (with two pieces in the \
+     castle, by either).";
 const ENEMY_CASTLE: &str =
     "A piece that lands on the opponent's castle ends its move there, even in the middle of a \
      canter or a capture, and wins the game.";

@@ -14,10 +14,12 @@
 //! The capture obligation comes only from captures a piece can make from where it stands:
 //! then every legal move captures (capture sequences, and charges that capture). A piece of
 //! the side to move standing in its own castle must leave it this move, whatever captures
-//! there are elsewhere, and must capture on its way out if a capture takes it out. A piece
-//! that lands in the enemy castle ends its move there and never leaves that castle: where the
-//! rules allow castle moves ([`crate::rules::Castles::moves`]), it may step to another square
-//! of it while its side has castle moves left and no capture to make.
+//! there are elsewhere; among the moves that leave the castle the obligation applies as
+//! everywhere (if a piece there can capture its way out, every legal move is a capture out
+//! of the castle, by it or by the other piece there). A piece that lands in the enemy castle
+//! ends its move there and never leaves that castle: where the rules allow castle moves
+//! ([`crate::rules::Castles::moves`]), it may step to another square of it while its side
+//! has castle moves left and no capture to make.
 //!
 //! Every route is enumerated (depth first, no square twice), and routes are collapsed by
 //! move identity (start, end, captured set), piece by piece: a non-capturing move by its end
@@ -146,16 +148,21 @@ impl<'a> Leaps<'a> {
         let movers = self.own.minus(self.enemy_castle);
         let leaving = movers.intersect(self.own_castle);
         if !leaving.is_empty() {
-            // A piece in its own castle must leave it now; it captures on its way out if it
-            // can.
+            // A piece in its own castle must leave it now, whatever captures there are
+            // elsewhere. Among the moves that leave it, the capture obligation applies as
+            // everywhere: if one of the pieces there can capture on its way out, every legal
+            // move is a capture out of the castle (by any of them).
             for cell in leaving.iter() {
                 let kind = self.kind_at(pos, cell);
                 let before = self.found.len();
                 self.piece(cell, kind, true)?;
                 self.drop_ending_in_castle(before);
-                let direct_out = self.found[before..].iter().any(|m| m.direct);
-                if !direct_out {
-                    self.truncate(before);
+            }
+            if !self.found.iter().any(|m| m.direct) {
+                self.truncate(0);
+                for cell in leaving.iter() {
+                    let kind = self.kind_at(pos, cell);
+                    let before = self.found.len();
                     self.piece(cell, kind, false)?;
                     self.drop_ending_in_castle(before);
                 }

@@ -46,17 +46,8 @@ use super::clocks::{Model, Shape, ENDLESS};
 use super::index::Indexer;
 use super::set::Tables;
 use super::solve::{Backward, SolveError};
+pub(crate) use super::table::at_budget;
 use super::table::{decided_value, Packed, Progress, RuleCodes, Table, Value};
-
-/// The value a code stands for at budget `budget`: a result needing more is a draw.
-#[inline]
-pub(crate) fn at_budget(code: u32, budget: u16) -> Option<Value> {
-    Some(match Value::of_code(code)? {
-        Value::Win(n) if n <= budget => Value::Win(n),
-        Value::Loss(n) if n <= budget => Value::Loss(n),
-        _ => Value::Draw,
-    })
-}
 
 /// The code of a value.
 #[inline]
@@ -903,6 +894,6 @@ pub(crate) fn rule_code(table: &Table, pos: &Position, digit: u64) -> Option<u32
     if digit >= r.digits {
         return None;
     }
-    let i = table.indexer.index(pos)?;
+    let i = table.numbering.index(pos)?;
     Some(r.packed.get(i * r.digits + digit))
 }

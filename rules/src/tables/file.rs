@@ -34,7 +34,7 @@ use crate::material::Material;
 use crate::variant::Variant;
 
 use super::clocks::Model;
-use super::index::Indexer;
+use super::numbering::Numbering;
 use super::table::{fingerprint, get, Packed, RuleCodes, Table};
 
 const MAGIC: &[u8; 8] = b"ARBTB\r\n\x1a";
@@ -168,12 +168,12 @@ impl Table {
             ));
         }
         let size = r.u64()?;
-        let indexer = Indexer::new(variant, &material)
+        let numbering = Numbering::new(variant, &material)
             .ok_or_else(|| TableFileError(format!("material {name} has no positions in {id}")))?;
-        if indexer.size() != size {
+        if numbering.size() != size {
             return err(format!(
                 "{size} indices where {name} has {}",
-                indexer.size()
+                numbering.size()
             ));
         }
         let bits = u32::from(r.u8()?);
@@ -212,7 +212,7 @@ impl Table {
         }
         let words = bytes_words(body);
         let codes: Vec<u16> = (0..size).map(|i| get(&words, bits, i) as u16).collect();
-        let mut t = Table::from_codes(variant, material, indexer, &codes);
+        let mut t = Table::from_codes(variant, material, numbering, &codes);
         if rule_digits > 0 {
             t.rules = Some(RuleCodes {
                 digits: rule_digits,

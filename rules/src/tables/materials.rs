@@ -5,7 +5,7 @@ use crate::material::Material;
 use crate::position::{Color, Kind, KINDS};
 use crate::variant::Variant;
 
-use super::index::Indexer;
+use super::numbering::Numbering;
 
 /// The kinds a side may have pieces of in `variant`.
 fn kinds_of(variant: &Variant, color: Color) -> Vec<Kind> {
@@ -47,14 +47,14 @@ fn possible(variant: &Variant, m: &Material) -> bool {
     if kings_of_both && variant.rules().ends.iter().any(|e| e.kind.forbids_kings()) {
         return false;
     }
-    Indexer::new(variant, m).is_some()
+    Numbering::new(variant, m).is_some()
 }
 
 /// How many positions the table of `m` numbers (both sides to move, king runs included where
 /// the variant has them), or `None` when `variant` cannot have that material: what solving it
 /// takes in memory, about 8 bytes a position while it is solved and 1 once it is.
 pub fn positions(variant: &Variant, m: &Material) -> Option<u64> {
-    Indexer::new(variant, m).map(|ix| ix.size())
+    Numbering::new(variant, m).map(|n| n.size())
 }
 
 /// Every material of 2 to `pieces` pieces, each side with at least one, that `variant` can
@@ -85,7 +85,8 @@ pub fn materials_up_to(variant: &Variant, pieces: u32) -> Vec<Material> {
 }
 
 /// Every material a game of material `m` can come to (captures remove pieces, promotions turn
-/// men into kings, a parachutist becomes a man), `m` included, in build order; sides left
+/// men into kings, a parachutist becomes a man, knights stay knights), `m` included, in build
+/// order; sides left
 /// without pieces are not materials.
 pub fn reachable(variant: &Variant, m: &Material) -> Vec<Material> {
     let side_options = |c: Color| -> Vec<[u8; KINDS]> {
@@ -95,18 +96,23 @@ pub fn reachable(variant: &Variant, m: &Material) -> Vec<Material> {
             have[Kind::Man as usize],
             have[Kind::Parachutist as usize],
         );
+        // Knights (the Camelot family) stay knights.
+        let knights = have[Kind::Knight as usize];
         let mut v = Vec::new();
-        for p in 0..=paras {
-            for mm in 0..=(men + paras - p) {
-                for k in 0..=(kings + men + paras - p - mm) {
-                    if p + mm + k == 0 {
-                        continue;
+        for n in 0..=knights {
+            for p in 0..=paras {
+                for mm in 0..=(men + paras - p) {
+                    for k in 0..=(kings + men + paras - p - mm) {
+                        if n + p + mm + k == 0 {
+                            continue;
+                        }
+                        let mut a = [0u8; KINDS];
+                        a[Kind::King as usize] = k;
+                        a[Kind::Man as usize] = mm;
+                        a[Kind::Parachutist as usize] = p;
+                        a[Kind::Knight as usize] = n;
+                        v.push(a);
                     }
-                    let mut a = [0u8; KINDS];
-                    a[Kind::King as usize] = k;
-                    a[Kind::Man as usize] = mm;
-                    a[Kind::Parachutist as usize] = p;
-                    v.push(a);
                 }
             }
         }

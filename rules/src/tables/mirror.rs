@@ -9,7 +9,7 @@ use crate::material::Material;
 use crate::position::{Color, Kind, KingRun, Position, KINDS};
 use crate::variant::Variant;
 
-use super::index::Indexer;
+use super::numbering::Numbering;
 use super::table::{Packed, RuleCodes, Table};
 
 /// A cell map that exchanges the two sides' roles.
@@ -98,25 +98,28 @@ impl Mirror {
         &self,
         variant: &'static Variant,
         material: Material,
-        indexer: Indexer,
+        numbering: Numbering,
         of: &Table,
     ) -> Table {
+        let (Some(indexer), Some(of_ix)) = (numbering.pieces(), of.numbering.pieces()) else {
+            return self.table_by_positions(variant, material, numbering, of);
+        };
         if indexer.has_runs() {
-            return self.table_by_positions(variant, material, indexer, of);
+            return self.table_by_positions(variant, material, numbering, of);
         }
         const BARRED: u64 = u64::MAX;
         let n = indexer.groups();
         let maps: Vec<Vec<u64>> = (0..n)
             .map(|g| {
                 let (color, kind) = indexer.group_key(g);
-                let Some(h) = of.indexer.group(color.opponent(), kind) else {
+                let Some(h) = of_ix.group(color.opponent(), kind) else {
                     return vec![BARRED; indexer.group_size(g) as usize];
                 };
-                let stride = of.indexer.stride(h);
+                let stride = of_ix.stride(h);
                 (0..indexer.group_size(g))
                     .map(|r| {
                         let cells = self.cells(indexer.group_cells(g, r));
-                        of.indexer.rank(h, cells).map_or(BARRED, |r| r * stride)
+                        of_ix.rank(h, cells).map_or(BARRED, |r| r * stride)
                     })
                     .collect()
             })
@@ -145,7 +148,7 @@ impl Mirror {
             let mut g = n;
             loop {
                 if g == 0 {
-                    return Table::from_codes(variant, material, indexer, &codes);
+                    return Table::from_codes(variant, material, numbering, &codes);
                 }
                 g -= 1;
                 digits[g] += 1;
@@ -159,8 +162,8 @@ impl Mirror {
 }
 
 impl Mirror {
-    /// The position `pos` mirrored: cells mapped, colours and side to move exchanged, king
-    /// runs carried along.
+    /// The position `pos` mirrored: cells mapped, colours and side to move exchanged, each
+    /// side's state (king runs, stones in hand, castle moves, last moves) given to the other.
     fn position(&self, pos: &Position) -> Position {
         let mut sets = [[Bits::EMPTY; KINDS]; 2];
         for c in Color::BOTH {
@@ -177,6 +180,12 @@ impl Mirror {
                     count: r.count,
                 };
             }
+            let o = 1 - c as usize;
+            q.hand[o] = pos.hand(c);
+            q.castle_moves[o] = pos.castle_moves(c);
+            if let Some((from, to)) = pos.last_move(c) {
+                q.last[o] = [self.cell[from], self.cell[to]];
+            }
         }
         q
     }
@@ -191,23 +200,23 @@ impl Mirror {
             .all(|[a, b]| self.cells(*a) == *a && self.cells(*b) == *b)
     }
 
-    /// The values under the counting rules of the material numbered by `indexer`, read off
+    /// The values under the counting rules of the material numbered by `numbering`, read off
     /// those of its mirror `of` (position by position; the digit of a conditional count is
     /// the same in both).
     pub(crate) fn rules(
         &self,
         variant: &Variant,
-        indexer: &Indexer,
+        numbering: &Numbering,
         of: &Table,
     ) -> Option<RuleCodes> {
         let theirs = of.rules.as_ref()?;
         let digits = theirs.digits;
-        let mut codes = vec![0u16; (indexer.size() * digits) as usize];
-        for i in 0..indexer.size() {
-            let Some(pos) = indexer.position(variant, i) else {
+        let mut codes = vec![0u16; (numbering.size() * digits) as usize];
+        for i in 0..numbering.size() {
+            let Some(pos) = numbering.position(variant, i) else {
                 continue;
             };
-            let j = of.indexer.index(&self.position(&pos))?;
+            let j = of.numbering.index(&self.position(&pos))?;
             for d in 0..digits {
                 codes[(i * digits + d) as usize] = theirs.packed.get(j * digits + d) as u16;
             }
@@ -218,27 +227,28 @@ impl Mirror {
         })
     }
 
-    /// [`Mirror::table`] for positions with king runs: each index's position is mirrored
-    /// (cells, colours, runs) and looked up in `of`. Slower than the sums of ranks, and only
-    /// the materials with runs need it.
+    /// [`Mirror::table`] for positions with more than pieces (king runs, stones in hand,
+    /// castle moves, last moves): each index's position is mirrored (cells, colours, and
+    /// each side's state given to the other) and looked up in `of`. Slower than the sums of
+    /// ranks, and only those materials need it.
     fn table_by_positions(
         &self,
         variant: &'static Variant,
         material: Material,
-        indexer: Indexer,
+        numbering: Numbering,
         of: &Table,
     ) -> Table {
-        let codes: Vec<u16> = (0..indexer.size())
+        let codes: Vec<u16> = (0..numbering.size())
             .map(|i| {
-                let Some(pos) = indexer.position(variant, i) else {
+                let Some(pos) = numbering.position(variant, i) else {
                     return 0;
                 };
-                of.indexer
+                of.numbering
                     .index(&self.position(&pos))
                     .map_or(0, |j| of.code(j) as u16)
             })
             .collect();
-        Table::from_codes(variant, material, indexer, &codes)
+        Table::from_codes(variant, material, numbering, &codes)
     }
 }
 

@@ -24,12 +24,16 @@
 mod clocks;
 mod counted;
 mod file;
+mod graph;
 mod index;
 mod materials;
 mod mirror;
+mod numbering;
+mod scope;
 mod set;
 mod settle;
 mod solve;
+mod solved;
 mod table;
 
 use std::sync::Arc;
@@ -38,15 +42,35 @@ pub use crate::material::Material;
 use crate::variant::Variant;
 
 pub use file::TableFileError;
+pub use graph::Graph;
+pub use scope::{build_cost, material_of, whole_game};
 pub use set::Tables;
-pub use solve::{solve, SolveError};
+pub use solve::SolveError;
+pub use solved::start_value;
 pub use table::{
     fingerprint, supported, Progress, RuleStats, Table, TableStats, Unsupported, Value,
 };
 
-use index::Indexer;
 pub use materials::{materials_up_to, positions, reachable};
+use numbering::Numbering;
 pub use settle::{RuleValue, RulesError, TableValue};
+
+/// Builds the table of `material`; `tables` must hold every material its captures and
+/// promotions lead to ([`Tables::build`] sees to it). Variants of men and kings are solved by
+/// taking moves back along the ruleset's directions (the `solve` module), the others over the
+/// explicit graph of their positions ([`graph`]).
+pub fn solve(
+    variant: &'static Variant,
+    material: Material,
+    tables: &Tables,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Table, SolveError> {
+    if graph::needed(variant) {
+        graph::solve(variant, material, tables, progress)
+    } else {
+        solve::solve(variant, material, tables, progress)
+    }
+}
 
 /// Whether `variant` has counted draw rules (a count of plies, not only repetition): its
 /// tables then hold values under the rules beside the game-theoretic ones.
@@ -73,12 +97,12 @@ impl Tables {
             }
             let mirrored = match (&self.mirror, self.map.get(&m.mirrored())) {
                 (Some(mirror), Some(of)) => {
-                    let indexer =
-                        Indexer::new(self.variant, &m).ok_or(SolveError::Impossible(m))?;
-                    let size = indexer.size();
-                    let mut t = mirror.table(self.variant, m, indexer, of);
+                    let numbering =
+                        Numbering::new(self.variant, &m).ok_or(SolveError::Impossible(m))?;
+                    let size = numbering.size();
+                    let mut t = mirror.table(self.variant, m, numbering, of);
                     if counted_rules(self.variant) && mirror.carries_draws(self.variant) {
-                        t.rules = mirror.rules(self.variant, &t.indexer, of);
+                        t.rules = mirror.rules(self.variant, &t.numbering, of);
                     }
                     progress(Progress {
                         material: m,
@@ -94,8 +118,12 @@ impl Tables {
                 None => solve(self.variant, m, self, progress)?,
             };
             if counted_rules(self.variant) {
-                if t.rules.is_none() {
-                    let codes = counted::solve_rules(self.variant, m, &t.indexer, self, progress)?;
+                // The graph-solved tables keep no values under the rules: they are read from
+                // the game-theoretic ones where those fit in the count, and searched where
+                // they may not (`settle`).
+                if t.rules.is_none() && !graph::needed(self.variant) {
+                    let ix = t.numbering.pieces().ok_or(SolveError::Impossible(m))?;
+                    let codes = counted::solve_rules(self.variant, m, ix, self, progress)?;
                     t.rules = Some(codes);
                 }
                 t.model = Some(clocks::Model::of(self.variant, &m));

@@ -68,7 +68,7 @@ impl Tables {
     /// game is already over (an end rule decides it, a side has no piece). `None` when the
     /// table of its material is missing.
     pub fn probe(&self, pos: &Position) -> Option<Value> {
-        let m = Material::of(pos);
+        let m = super::material_of(self.variant, pos);
         if m.side(Color::White) == 0 || m.side(Color::Black) == 0 || self.variant.decided(pos) {
             return Some(decided_value(self.variant, pos));
         }

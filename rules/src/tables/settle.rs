@@ -138,7 +138,7 @@ fn from_table(
     clock: &DrawClock,
 ) -> Result<Option<Value>, RulesError> {
     let v = tables.variant();
-    let m = Material::of(pos);
+    let m = super::material_of(v, pos);
     if m.side(Color::White) == 0 || m.side(Color::Black) == 0 || v.decided(pos) {
         return Ok(Some(decided_value(v, pos)));
     }
@@ -147,12 +147,41 @@ fn from_table(
         // No counted rule in the variant: the game-theoretic value.
         return Ok(Some(t.probe(pos).ok_or(RulesError::Missing(m))?));
     };
+    if t.rules.is_none() {
+        return Ok(within_counts(
+            v,
+            pos,
+            clock,
+            t.probe(pos).ok_or(RulesError::Missing(m))?,
+        ));
+    }
     let (canon, ok) = model.reduce(v, pos, clock);
     if !ok {
         return Ok(None);
     }
     let code = rule_code(t, pos, u64::from(canon.digit)).ok_or(RulesError::Missing(m))?;
     Ok(at_budget(code, canon.budget))
+}
+
+/// The value under the rules of a table that keeps none (the tables of the graph solver, see
+/// [`super::graph`]), from the game-theoretic value `gt`: a draw stays a draw, and a win or a
+/// loss in `n` plies stays one when every counted rule, running or not, leaves at least `n`
+/// plies (the winner's line ends the game before any count can draw it). `None` otherwise:
+/// the search decides it.
+fn within_counts(v: &Variant, pos: &Position, clock: &DrawClock, gt: Value) -> Option<Value> {
+    let n = match gt {
+        Value::Draw => return Some(Value::Draw),
+        Value::Win(n) | Value::Loss(n) => n,
+    };
+    let left = (0..v.rules().draws.len())
+        .filter(|&i| !matches!(v.rules().draws[i].kind, DrawKind::Repetition { .. }))
+        .map(|i| {
+            let limit = v.rules().draws[i].limit().0;
+            limit.saturating_sub(clock.count(v, i, pos).unwrap_or(0))
+        })
+        .min()
+        .unwrap_or(u16::MAX);
+    (n <= left).then_some(gt)
 }
 
 type Memo = HashMap<(Position, DrawClock), Value>;

@@ -257,7 +257,12 @@ pub fn solve(
         })
         .collect();
     drop(st);
-    Ok(Table::from_codes(variant, material, ix, &codes))
+    Ok(Table::from_codes(
+        variant,
+        material,
+        super::numbering::Numbering::Pieces(ix),
+        &codes,
+    ))
 }
 
 /// The forward pass for index `i`: its state, and the bucket entries it starts with.

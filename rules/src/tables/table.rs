@@ -8,11 +8,10 @@ use crate::budget::Budget;
 use crate::material::Material;
 use crate::outcome::{status, Status};
 use crate::position::{Color, Position};
-use crate::rules::Goal;
 use crate::variant::Variant;
 
 use super::clocks::Model;
-use super::index::Indexer;
+use super::numbering::Numbering;
 
 /// The value of a position for the side to move, with the number of plies to the end of the
 /// game under best play: the winner hurries, the loser delays. `Loss(0)`: the side to move
@@ -91,35 +90,12 @@ impl fmt::Display for Unsupported {
     }
 }
 
-/// Whether the solver covers a variant: every variant whose positions are pieces on cells, a
-/// side to move and, under a king-move limit, each side's king run (which the index holds).
-/// Variants whose positions carry more (stones in hand, the previous move) or whose moves are
-/// not piece moves (passes) are not covered.
-pub fn supported(variant: &Variant) -> Result<(), Unsupported> {
-    let r = variant.rules();
-    if r.stones_in_hand != 0 {
-        return Err(Unsupported {
-            reason: "positions hold stones in hand and moves drop them: the tables cover \
-                     positions of pieces on the board only",
-        });
-    }
-    if r.no_return {
-        return Err(Unsupported {
-            reason: "a position depends on each side's previous move (the no-return rule): \
-                     the tables cover positions without history",
-        });
-    }
-    if r.goal == Goal::NoMovesPasses {
-        return Err(Unsupported {
-            reason: "a blocked side passes: the tables cover games made of piece moves only",
-        });
-    }
-    if r.leaps() {
-        return Err(Unsupported {
-            reason: "pieces canter (leap over their own pieces, several times in one move): \
-                     the tables take moves back by steps, slides and line moves only",
-        });
-    }
+/// Whether the solver covers a variant. Every ruleset of the catalogue is covered: the
+/// variants of men and kings by taking moves back along the ruleset's directions
+/// ([`super::solve()`]), the others (stones in hand, passes, the no-return rule, canters and
+/// castles) over the explicit graph of their positions ([`super::graph`]). Kept for rulesets
+/// a future mechanism may leave out.
+pub fn supported(_variant: &Variant) -> Result<(), Unsupported> {
     Ok(())
 }
 
@@ -217,7 +193,7 @@ pub(crate) struct RuleCodes {
 pub struct Table {
     pub(super) variant: &'static Variant,
     pub(super) material: Material,
-    pub(super) indexer: Indexer,
+    pub(super) numbering: Numbering,
     pub(super) bits: u32,
     pub(super) words: Vec<u64>,
     stats: TableStats,
@@ -231,7 +207,7 @@ impl Table {
     pub(crate) fn from_codes(
         variant: &'static Variant,
         material: Material,
-        indexer: Indexer,
+        numbering: Numbering,
         codes: &[u16],
     ) -> Table {
         let max = codes.iter().copied().max().unwrap_or(0);
@@ -254,7 +230,7 @@ impl Table {
         Table {
             variant,
             material,
-            indexer,
+            numbering,
             bits,
             words,
             stats,
@@ -274,10 +250,10 @@ impl Table {
 
     /// The value of `pos` for its side to move; `None` when `pos` has another material.
     pub fn probe(&self, pos: &Position) -> Option<Value> {
-        if Material::of(pos) != self.material {
+        if super::material_of(self.variant, pos) != self.material {
             return None;
         }
-        let i = self.indexer.index(pos)?;
+        let i = self.numbering.index(pos)?;
         Value::of_code(self.code(i))
     }
 
@@ -303,7 +279,7 @@ impl Table {
             )
         });
         let mut out = RuleStats::default();
-        for i in 0..self.indexer.size() {
+        for i in 0..self.numbering.size() {
             let Some(gt) = Value::of_code(self.code(i)) else {
                 continue;
             };
@@ -311,14 +287,14 @@ impl Table {
                 continue;
             }
             let digit = match cond {
-                Some((cells, kind, l)) => match self.indexer.position(self.variant, i) {
+                Some((cells, kind, l)) => match self.numbering.position(self.variant, i) {
                     Some(p) if crate::draws::endgame_holds(cells, &p, kind) => l,
                     _ => 0,
                 },
                 None => 0,
             };
             let code = rules.packed.get(i * rules.digits + digit);
-            if super::counted::at_budget(code, budget) == Some(Value::Draw) {
+            if at_budget(code, budget) == Some(Value::Draw) {
                 match gt {
                     Value::Win(_) => out.cursed_wins += 1,
                     _ => out.blessed_losses += 1,
@@ -330,7 +306,7 @@ impl Table {
 
     /// Number of indices (positions, non-positions, both sides to move).
     pub fn size(&self) -> u64 {
-        self.indexer.size()
+        self.numbering.size()
     }
 
     /// Bits per stored value.
@@ -400,4 +376,14 @@ pub(super) fn decided_value(variant: &Variant, pos: &Position) -> Value {
         // generation error cannot occur without a budget.
         Ok(Status::Ongoing) | Err(_) => Value::Draw,
     }
+}
+
+/// The value a code stands for at budget `budget`: a result needing more is a draw.
+#[inline]
+pub(crate) fn at_budget(code: u32, budget: u16) -> Option<Value> {
+    Some(match Value::of_code(code)? {
+        Value::Win(n) if n <= budget => Value::Win(n),
+        Value::Loss(n) if n <= budget => Value::Loss(n),
+        _ => Value::Draw,
+    })
 }

@@ -26,8 +26,9 @@
 //! 7. If any piece can jump directly, the move must capture (jump or capturing
 //!    charge).
 //! 8. Own castle: entered only by a jump landing; a piece standing on its own
-//!    castle at the start of the turn must leave it (overrides 7); if it has a
-//!    direct jump it must capture.
+//!    castle at the start of the turn must leave it (overrides 7); among the
+//!    moves that leave it rule 7 applies: if a piece there has a direct jump out,
+//!    the move must capture (with two pieces there, either may).
 //! 9. Opponent castle: landing there ends the move. Camelot: a piece there can
 //!    only make a "castle move" (step to the other castle cell), max 2 per
 //!    player per game.
@@ -696,16 +697,17 @@ fn generate(pos: &Position) -> Vec<Move> {
     if !in_castle.is_empty() {
         let mut out = Vec::new();
         for &sq in &in_castle {
-            let mut ms: Vec<Move> = piece_moves(pos, sq)
+            let ms: Vec<Move> = piece_moves(pos, sq)
                 .into_iter()
                 .filter(|m| !b.is_castle(me, m.to))
                 .collect();
-            // "if that piece can jump it must jump": a direct jump that can be
-            // completed outside the castle obliges this piece to capture.
-            if ms.iter().any(|m| m.legs[0] == Leg::Jump) {
-                ms.retain(|m| m.is_capture());
-            }
             add_unique(&mut out, ms);
+        }
+        // Obligations stack: among the moves that leave the castle, rule 7 applies. A
+        // direct jump that can be completed outside the castle, by any piece standing
+        // there, obliges the side to capture its way out.
+        if out.iter().any(|m| m.legs[0] == Leg::Jump) {
+            out.retain(|m| m.is_capture());
         }
         return out;
     }
