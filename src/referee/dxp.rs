@@ -22,8 +22,11 @@ use std::time::{Duration, Instant};
 use arbiter_rules::{Color, Kind, Position, Variant, Verdict};
 use async_trait::async_trait;
 
+use tokio::io::BufReader;
+
 use super::engine::{
-    Ask, Channel, Ending, Engine, EngineSpec, Fault, Frame, GameStart, Heard, MoveNumbers,
+    connect_until, exit_words, free_port, spawn, Ask, Channel, Ending, Engine, EngineSpec, Fault,
+    Frame, GameStart, Heard, MoveNumbers, OpenError, SharedListener,
 };
 use super::game::{ClaimKind, Forfeit};
 
@@ -566,7 +569,7 @@ impl Engine for DxpEngine {
             Message::Move(mv) if on_turn => {
                 self.turn = Turn::Referee;
                 Heard::Move {
-                    text: super::hub::move_text(mv.from, mv.to, &mv.captured),
+                    text: super::game::move_text(mv.from, mv.to, &mv.captured),
                     from: mv.from,
                     to: mv.to,
                     captured: mv.captured,
@@ -577,7 +580,7 @@ impl Engine for DxpEngine {
                 Forfeit::ProtocolError,
                 format!(
                     "a move ({}) while it is not its turn",
-                    super::hub::move_text(mv.from, mv.to, &mv.captured)
+                    super::game::move_text(mv.from, mv.to, &mv.captured)
                 ),
             )),
             Message::GameEnd { reason, stop } => {
@@ -666,6 +669,74 @@ impl Engine for DxpEngine {
     async fn close(self: Box<Self>) {
         self.channel.close(None).await;
     }
+}
+
+/// The channel of a DXP engine: started and connected to, reached at its address, or
+/// connecting to the referee's listener, by `deadline`.
+pub(crate) async fn dxp_channel(
+    spec: &EngineSpec,
+    slot: usize,
+    listener: Option<SharedListener>,
+    deadline: Instant,
+) -> Result<Channel, OpenError> {
+    let (mut child, stream) = if let Some(listener) = listener {
+        let port = listener.local_addr().ok().map(|a| a.port());
+        let mut child = match &spec.cmd {
+            Some(_) => Some(spawn(spec, port, slot, false)?),
+            None => None,
+        };
+        let accepted = tokio::select! {
+            a = tokio::time::timeout_at(deadline.into(), listener.accept()) => a,
+            status = async {
+                match child.as_mut() {
+                    Some(c) => c.wait().await,
+                    None => std::future::pending().await,
+                }
+            } => {
+                let words = status.map(exit_words).unwrap_or_else(|e| e.to_string());
+                return Err(OpenError::Fault(Fault::new(Forfeit::Crash, words)));
+            }
+        };
+        let stream = match accepted {
+            Ok(Ok((s, _))) => s,
+            Ok(Err(e)) => {
+                return Err(OpenError::Fault(Fault::new(
+                    Forfeit::Disconnect,
+                    format!("accepting its connection failed: {e}"),
+                )))
+            }
+            Err(_) => {
+                return Err(OpenError::Fault(Fault::new(
+                    Forfeit::Stall,
+                    "the engine did not connect in time",
+                )))
+            }
+        };
+        (child, stream)
+    } else if let Some(addr) = &spec.connect {
+        let mut none = None;
+        let s = connect_until(addr, deadline, &mut none)
+            .await
+            .map_err(OpenError::Fault)?;
+        (None, s)
+    } else {
+        let port = free_port()?;
+        let mut child = Some(spawn(spec, Some(port), slot, false)?);
+        let s = connect_until(&format!("127.0.0.1:{port}"), deadline, &mut child)
+            .await
+            .map_err(OpenError::Fault)?;
+        (child.take(), s)
+    };
+    let _ = stream.set_nodelay(true);
+    let (r, w) = stream.into_split();
+    Ok(Channel::new(
+        child.take(),
+        Box::new(BufReader::new(r)),
+        Box::new(w),
+        (0, MAX_MESSAGE),
+        true,
+        "the connection",
+    ))
 }
 
 #[cfg(test)]

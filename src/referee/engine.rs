@@ -26,14 +26,12 @@ use std::time::{Duration, Instant};
 
 use arbiter_rules::{Color, Position, Variant, Verdict};
 use async_trait::async_trait;
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::process::{Child, Command};
 
 use super::clock::Clocks;
-use super::dxp::MAX_MESSAGE;
 use super::game::{ClaimKind, Forfeit, Game};
-use super::hub::MAX_LINE;
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -302,6 +300,30 @@ async fn read_frame<R: AsyncBufRead + Unpin + ?Sized>(
 }
 
 impl Channel {
+    /// A channel over `reader` and `writer`, read in frames ended by `delim` of at most `max`
+    /// bytes; `child` is the process the referee started, if any; `watch_exit`: whether its
+    /// end ends the conversation while the connection is open; `what` names the closing.
+    pub(crate) fn new(
+        child: Option<Child>,
+        reader: Box<dyn AsyncBufRead + Send + Unpin>,
+        writer: Box<dyn AsyncWrite + Send + Unpin>,
+        (delim, max): (u8, usize),
+        watch_exit: bool,
+        what: &'static str,
+    ) -> Channel {
+        Channel {
+            child,
+            reader,
+            writer,
+            delim,
+            max,
+            watch_exit,
+            what,
+            buf: Vec::new(),
+            broken: false,
+        }
+    }
+
     /// The next message or line. Safe to cancel (in a `select!`).
     pub async fn recv(&mut self) -> Frame {
         let frame = if self.watch_exit {
@@ -513,7 +535,7 @@ fn fill(text: &str, port: Option<u16>, slot: usize) -> String {
     s
 }
 
-fn spawn(
+pub(crate) fn spawn(
     spec: &EngineSpec,
     port: Option<u16>,
     slot: usize,
@@ -549,14 +571,14 @@ fn spawn(
 }
 
 /// A free loopback port (bound, then released for the engine to take).
-fn free_port() -> Result<u16, OpenError> {
+pub(crate) fn free_port() -> Result<u16, OpenError> {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .map_err(|e| OpenError::Fatal(format!("no free port: {e}")))
 }
 
-fn exit_words(status: std::process::ExitStatus) -> String {
+pub(crate) fn exit_words(status: std::process::ExitStatus) -> String {
     #[cfg(unix)]
     {
         use std::os::unix::process::ExitStatusExt;
@@ -571,7 +593,7 @@ fn exit_words(status: std::process::ExitStatus) -> String {
 }
 
 /// Keeps trying to connect to `addr` until `deadline`, as long as `child` (if any) runs.
-async fn connect_until(
+pub(crate) async fn connect_until(
     addr: &str,
     deadline: Instant,
     child: &mut Option<Child>,
@@ -597,149 +619,10 @@ async fn connect_until(
     }
 }
 
-/// The channel of a DXP engine: started and connected to, reached at its address, or
-/// connecting to the referee's listener, by `deadline`.
-async fn dxp_channel(
-    spec: &EngineSpec,
-    slot: usize,
-    listener: Option<SharedListener>,
-    deadline: Instant,
-) -> Result<Channel, OpenError> {
-    let (mut child, stream) = if let Some(listener) = listener {
-        let port = listener.local_addr().ok().map(|a| a.port());
-        let mut child = match &spec.cmd {
-            Some(_) => Some(spawn(spec, port, slot, false)?),
-            None => None,
-        };
-        let accepted = tokio::select! {
-            a = tokio::time::timeout_at(deadline.into(), listener.accept()) => a,
-            status = async {
-                match child.as_mut() {
-                    Some(c) => c.wait().await,
-                    None => std::future::pending().await,
-                }
-            } => {
-                let words = status.map(exit_words).unwrap_or_else(|e| e.to_string());
-                return Err(OpenError::Fault(Fault::new(Forfeit::Crash, words)));
-            }
-        };
-        let stream = match accepted {
-            Ok(Ok((s, _))) => s,
-            Ok(Err(e)) => {
-                return Err(OpenError::Fault(Fault::new(
-                    Forfeit::Disconnect,
-                    format!("accepting its connection failed: {e}"),
-                )))
-            }
-            Err(_) => {
-                return Err(OpenError::Fault(Fault::new(
-                    Forfeit::Stall,
-                    "the engine did not connect in time",
-                )))
-            }
-        };
-        (child, stream)
-    } else if let Some(addr) = &spec.connect {
-        let mut none = None;
-        let s = connect_until(addr, deadline, &mut none)
-            .await
-            .map_err(OpenError::Fault)?;
-        (None, s)
-    } else {
-        let port = free_port()?;
-        let mut child = Some(spawn(spec, Some(port), slot, false)?);
-        let s = connect_until(&format!("127.0.0.1:{port}"), deadline, &mut child)
-            .await
-            .map_err(OpenError::Fault)?;
-        (child.take(), s)
-    };
-    let _ = stream.set_nodelay(true);
-    let (r, w) = stream.into_split();
-    Ok(Channel {
-        child: child.take(),
-        reader: Box::new(BufReader::new(r)),
-        writer: Box::new(w),
-        delim: 0,
-        max: MAX_MESSAGE,
-        watch_exit: true,
-        what: "the connection",
-        buf: Vec::new(),
-        broken: false,
-    })
-}
-
-/// The channel of a Hub engine: its process, started.
-fn hub_channel(spec: &EngineSpec, slot: usize) -> Result<Channel, OpenError> {
-    let mut child = spawn(spec, None, slot, true)?;
-    let stdin = child.stdin.take().expect("piped stdin");
-    let stdout = child.stdout.take().expect("piped stdout");
-    Ok(Channel {
-        child: Some(child),
-        reader: Box::new(BufReader::new(stdout)),
-        writer: Box::new(stdin),
-        delim: b'\n',
-        max: MAX_LINE,
-        watch_exit: false,
-        what: "its output",
-        buf: Vec::new(),
-        broken: false,
-    })
-}
-
-/// What opening an engine needs besides its spec.
-pub struct Opening {
-    /// The game slot, 1 to K.
-    pub slot: usize,
-    /// The referee's listener of a `listen=` engine.
-    pub listener: Option<SharedListener>,
-    /// The squares of the board.
-    pub squares: usize,
-    /// The Hub `variant` value of the match's variant, set when the engine declares that
-    /// parameter and its options do not.
-    pub variant_param: Option<&'static str>,
-    pub timeouts: Timeouts,
-}
-
-/// Starts or reaches the engine of `spec` in its protocol, and makes the protocol's
-/// handshake, within the start-up timeout.
-pub async fn open(spec: Arc<EngineSpec>, o: &Opening) -> Result<Player, OpenError> {
-    let deadline = Instant::now() + o.timeouts.startup;
-    match spec.protocol {
-        Protocol::Dxp => {
-            let channel = dxp_channel(&spec, o.slot, o.listener.clone(), deadline).await?;
-            Ok(Box::new(super::dxp::DxpEngine::new(
-                spec, channel, o.squares,
-            )))
-        }
-        Protocol::Hub => {
-            let channel = hub_channel(&spec, o.slot)?;
-            let e = super::hub::HubEngine::open(spec, channel, o.variant_param, deadline)
-                .await
-                .map_err(OpenError::Fault)?;
-            Ok(Box::new(e))
-        }
-    }
-}
-
-/// Binds the listener of a `listen=` engine: `port` or `host:port` (host default 127.0.0.1).
-pub async fn bind_listener(spec: &EngineSpec) -> Result<Option<SharedListener>, String> {
-    let Some(addr) = &spec.listen else {
-        return Ok(None);
-    };
-    let addr = if addr.contains(':') {
-        addr.clone()
-    } else {
-        format!("127.0.0.1:{addr}")
-    };
-    TcpListener::bind(&addr)
-        .await
-        .map(|l| Some(Arc::new(l)))
-        .map_err(|e| format!("{}: cannot listen on {addr}: {e}", spec.name))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokio::io::BufReader;
 
     fn words(s: &str) -> Vec<String> {
         shlex::split(s).unwrap()

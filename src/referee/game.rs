@@ -318,7 +318,7 @@ impl Game {
             }
         }
         let legal: Vec<String> = moves.iter().map(|d| d.notation.clone()).collect();
-        let text = crate::referee::hub::move_text(from, to, captured);
+        let text = move_text(from, to, captured);
         let short = format!(
             "{}{}{}",
             from,
@@ -417,7 +417,7 @@ impl Game {
             .iter()
             .map(|d| {
                 let (f, t, c) = self.numbers(d);
-                crate::referee::hub::move_text(f, t, &c)
+                move_text(f, t, &c)
             })
             .collect();
         (pos, moves)
@@ -646,6 +646,19 @@ fn verdict_words(v: Verdict) -> &'static str {
         Verdict::BlackWins => "a win for Black",
         Verdict::Draw => "a draw",
         _ => "no result",
+    }
+}
+
+/// A move as Hub (and the referee's records) write it, from the squares' numbers: `32-28`, `28x19x23`.
+pub fn move_text(from: u32, to: u32, captured: &[u32]) -> String {
+    if captured.is_empty() {
+        format!("{from}-{to}")
+    } else {
+        let mut s = format!("{from}x{to}");
+        for c in captured {
+            s.push_str(&format!("x{c}"));
+        }
+        s
     }
 }
 

@@ -20,8 +20,11 @@ use std::time::{Duration, Instant};
 use arbiter_rules::{Color, Kind, Position, Variant};
 use async_trait::async_trait;
 
+use tokio::io::BufReader;
+
 use super::engine::{
-    Ask, Channel, Ending, Engine, EngineSpec, Fault, Frame, GameStart, Heard, MoveNumbers,
+    spawn, Ask, Channel, Ending, Engine, EngineSpec, Fault, Frame, GameStart, Heard, MoveNumbers,
+    OpenError,
 };
 use super::game::{ClaimKind, Forfeit};
 
@@ -137,19 +140,6 @@ pub fn position_string(v: &Variant, pos: &Position) -> String {
         });
     }
     s
-}
-
-/// A move as Hub writes it, from the squares' numbers: `32-28`, `28x19x23`.
-pub fn move_text(from: u32, to: u32, captured: &[u32]) -> String {
-    if captured.is_empty() {
-        format!("{from}-{to}")
-    } else {
-        let mut s = format!("{from}x{to}");
-        for c in captured {
-            s.push_str(&format!("x{c}"));
-        }
-        s
-    }
 }
 
 /// A Hub move read as numbers: from, to, and the captured squares (in the order written).
@@ -447,6 +437,21 @@ impl Engine for HubEngine {
     }
 }
 
+/// The channel of a Hub engine: its process, started.
+pub(crate) fn hub_channel(spec: &EngineSpec, slot: usize) -> Result<Channel, OpenError> {
+    let mut child = spawn(spec, None, slot, true)?;
+    let stdin = child.stdin.take().expect("piped stdin");
+    let stdout = child.stdout.take().expect("piped stdout");
+    Ok(Channel::new(
+        Some(child),
+        Box::new(BufReader::new(stdout)),
+        Box::new(stdin),
+        (b'\n', MAX_LINE),
+        false,
+        "its output",
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -470,7 +475,10 @@ mod tests {
         assert_eq!(parse_move("28x19"), None);
         assert_eq!(parse_move("a-b"), None);
         assert_eq!(parse_move("99999-1"), None);
-        assert_eq!(move_text(28, 19, &[23, 14]), "28x19x23x14");
+        assert_eq!(
+            crate::referee::game::move_text(28, 19, &[23, 14]),
+            "28x19x23x14"
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! | [`engine`] | the engines: their settings, processes, channels, and the engine interface |
 //! | [`dxp`] | DXP: its messages, and an engine spoken to in it |
 //! | [`hub`] | Hub: its lines, positions and moves, and an engine spoken to in it |
+//! | [`launch`] | an engine opened in its protocol; the listeners of engines that connect |
 //! | [`play`] | one game: the one game loop over the engine interface |
 //! | [`game`] | one game's rules: moves checked, the rules, adjudication, forfeits, claims |
 //! | [`clock`] | the clocks |
@@ -27,6 +28,7 @@ pub mod dxp;
 pub mod engine;
 pub mod game;
 pub mod hub;
+pub mod launch;
 pub mod openings;
 pub mod pdn;
 pub mod play;
@@ -441,7 +443,7 @@ pub fn run(mut args: MatchArgs, engines: Vec<Vec<String>>) -> Result<(), Failure
     let summary = runtime.block_on(async {
         let mut listeners = Vec::new();
         for s in specs.iter() {
-            listeners.push(engine::bind_listener(s).await.map_err(usage)?);
+            listeners.push(launch::bind_listener(s).await.map_err(usage)?);
         }
         let settings = runner::Settings {
             variant,

@@ -17,6 +17,7 @@ use tokio::sync::mpsc;
 use super::clock::{clock_text, Clocks};
 use super::engine::{self, EngineSpec, OpenError, Player, SharedListener, Timeouts};
 use super::game::{Adjudicating, Game, GameEnd};
+use super::launch;
 use super::openings::Opening;
 use super::pdn;
 use super::play;
@@ -487,14 +488,14 @@ async fn ensure_open(
     if players[e].is_some() {
         return Ok(None);
     }
-    let o = engine::Opening {
+    let o = launch::Opening {
         slot,
         listener: settings.listeners[e].clone(),
         squares: settings.variant.board().len(),
         variant_param: settings.hub_variant,
         timeouts: settings.timeouts,
     };
-    match engine::open(settings.engines[e].clone(), &o).await {
+    match launch::open(settings.engines[e].clone(), &o).await {
         Ok(p) => {
             players[e] = Some(p);
             Ok(None)
