@@ -295,19 +295,24 @@ function valueText(category, plies) {
   return `${category} in ${plies} ${plies === 1 ? 'ply' : 'plies'}`;
 }
 
-/** The material of a FEN as the service writes it: White's pieces, `v`, Black's (`KKvK`). */
+/** The material of a FEN as the service writes it: White's pieces, `v`, Black's (`KKvK`).
+ * The first field is the side to move; in the drop games the stones in hand (`S`) count as
+ * men, as the tables count them. */
 function materialOf(fen) {
-  const side = (letter) => {
-    const f = fen.split(':').find((x) => x.startsWith(letter));
+  const fields = fen.split(':').slice(1);
+  const hand = fields.find((x) => x.startsWith('S'));
+  const inHand = hand ? hand.slice(1).split(',').map((n) => Number(n) || 0) : [0, 0];
+  const side = (letter, stones) => {
+    const f = fields.find((x) => x.startsWith(letter));
     const squares = f ? f.slice(1).split(',').filter(Boolean) : [];
     const count = (prefix) => squares.filter((sq) => sq.startsWith(prefix)).length;
     const kings = count('K');
     const knights = count('N');
     const paras = count('P');
-    const men = squares.length - kings - knights - paras;
+    const men = squares.length - kings - knights - paras + stones;
     return 'K'.repeat(kings) + 'M'.repeat(men) + 'P'.repeat(paras) + 'N'.repeat(knights);
   };
-  return `${side('W')}v${side('B')}`;
+  return `${side('W', inHand[0])}v${side('B', inHand[1] || 0)}`;
 }
 
 /** What the tables of this service hold for variant `v`, asked once. */
@@ -347,7 +352,10 @@ async function endgame(token, judged, attempt = 0) {
   const material = materialOf(state.legal.position);
   if (!info.builtin.includes(material) && !info.prebuilt.includes(material)) {
     const most = Math.max(info.builtin_pieces, ...info.prebuilt.map((m) => m.length - 1));
-    box.textContent = `Endgame tables: ${material} is not in them here (up to ${most} pieces).`;
+    const pieces = material.length - 1;
+    // A long material name says less than its number of pieces (and would not wrap).
+    const named = pieces <= 8 ? material : `this position (${pieces} pieces)`;
+    box.textContent = `Endgame tables: ${named} is not in them here (up to ${most} pieces).`;
     delete box.dataset.category;
     return;
   }

@@ -519,11 +519,20 @@ pub fn tables_info(store: &TableStore, v: &'static Variant) -> EndgameTables {
         Err(TablesError::Unsupported { reason, .. }) => (false, Some(reason.to_string())),
         Err(e) => (false, Some(e.to_string())),
     };
+    // As the store decides (`TableStore::probe`): a drop game's materials, which count the
+    // stones in hand, are bounded by their build cost only, unless built-in tables are off.
+    let pieces = if !arbiter_rules::tables::whole_game(v) {
+        available.builtin_pieces
+    } else if available.builtin_pieces == 0 {
+        0
+    } else {
+        2 * u32::from(v.rules().stones_in_hand)
+    };
     let builtin = if supported {
-        arbiter_rules::tables::materials_up_to(v, available.builtin_pieces)
+        arbiter_rules::tables::materials_up_to(v, pieces)
             .into_iter()
             .filter(|m| {
-                arbiter_rules::tables::positions(v, m)
+                arbiter_rules::tables::build_cost(v, m)
                     .is_some_and(|n| n <= available.builtin_max_positions)
             })
             .map(|m| m.name())
