@@ -21,25 +21,31 @@ use super::mirror::Mirror;
 use super::numbering::Numbering;
 
 /// Indices a second solved by taking moves back, the counting rules' pass included: measured
-/// on international draughts' KKMvKM (5 pieces, 248 million indices, built alone from the
-/// files of the tables it reads in 207 s on one core of a 2-core machine shared with other
-/// work; 1.2 million a second), rounded down.
-pub const SOLVE_RATE: f64 = 1_000_000.0;
+/// on international draughts' KKKvKK (5 pieces, 48.0 million indices), built alone with
+/// `arbiter tables build --material` from the files of the tables it reads, in 75.6 s (74.3 s
+/// of CPU) on a 2-core machine shared with other work: 635 000 a second, rounded down.
+pub const SOLVE_RATE: f64 = 600_000.0;
 
-/// Indices a second read off a colour mirror (international draughts' KMvKKM, 5 pieces: 248
-/// million indices in 21 s on the same machine; 11.8 million a second), rounded down.
-pub const MIRROR_RATE: f64 = 10_000_000.0;
+/// Indices a second read off a colour mirror: international draughts' KKvKKK, read off
+/// KKKvKK the same way in 11.6 s (4.1 million a second), rounded down.
+pub const MIRROR_RATE: f64 = 4_000_000.0;
 
-/// Indices a second solved over an explicit graph (Cam's 4-piece set: 348 million indices in
-/// 236 s of CPU).
+/// Indices a second solved over an explicit graph: Cam's 4-piece set, 348 million positions
+/// in 236 s of CPU (1.47 million a second), rounded down.
 pub const GRAPH_RATE: f64 = 1_400_000.0;
 
 /// Bytes an index takes while the direction solver works on it (its node).
 const SOLVE_BYTES: u64 = 8;
 
-/// Bytes an index and digit of the counting rules take while their pass works on it (its
-/// node, 10 bytes, and its final code, 2).
-const COUNTED_BYTES: u64 = 12;
+/// Bytes an index and digit of the counting rules take while their pass works on it: its
+/// node (10 bytes), its final code (2) and the lists of the pass. The KKKvKK build above peaked
+/// at 825 MB (17 bytes an index with its game-theoretic values and the tables it read).
+const COUNTED_BYTES: u64 = 16;
+
+/// Bits a value takes in a file, about: international draughts' 4-piece tables take 1.0 to
+/// 1.6 bytes an index with one digit of values under the counting rules, KKKvKK 1.4.
+const VALUE_BITS: u64 = 8;
+const RULE_BITS: u64 = 4;
 
 /// How a material of the plan is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,8 +82,10 @@ pub struct Step {
     /// Indices of its table ([`super::positions`]: positions, both sides to move, and the
     /// indices that are no position).
     pub indices: u64,
-    /// Its file's estimated size, in bytes (a byte a value).
+    /// Its file's estimated size, in bytes.
     pub file_bytes: u64,
+    /// The estimated working memory of its build, without the tables it reads.
+    pub working_bytes: u64,
     /// The estimated memory of its build: its working memory and the tables it reads.
     pub memory_bytes: u64,
     /// The estimated time of its build, in seconds, at the rates above.
@@ -133,7 +141,7 @@ pub fn plan(variant: &Variant, pieces: u32) -> Vec<Step> {
             .unwrap_or(0)
             + 1;
         let digits = rule_digits(variant, &m);
-        let file_bytes = 96 + indices * (1 + digits);
+        let file_bytes = 96 + (indices * (VALUE_BITS + RULE_BITS * digits)).div_ceil(8);
         let method = if read_off_mirror(variant, &m) {
             Method::Mirror
         } else if graph::needed(variant) {
@@ -175,6 +183,7 @@ pub fn plan(variant: &Variant, pieces: u32) -> Vec<Step> {
             needs,
             indices,
             file_bytes,
+            working_bytes: working,
             memory_bytes: working + read,
             seconds,
         });
