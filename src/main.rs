@@ -150,8 +150,8 @@ enum TablesCommand {
         #[arg(long, requires = "index", requires = "pieces", conflicts_with = "jobs")]
         wave: Option<u32>,
         /// With `--wave`: the material's index in the wave, from 0 (a pod of a Kubernetes
-        /// Indexed Job has it in JOB_COMPLETION_INDEX).
-        #[arg(long, env = "JOB_COMPLETION_INDEX", requires = "wave")]
+        /// Indexed Job has it in JOB_COMPLETION_INDEX; without `--wave` it is not read).
+        #[arg(long, env = "JOB_COMPLETION_INDEX")]
         index: Option<usize>,
         /// Build this many materials of a wave at once.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -280,7 +280,7 @@ fn main() -> ExitCode {
             let what = match (material, wave, index, pieces) {
                 (Some(m), ..) => Ok(BuildWhat::Material(m, pieces)),
                 (None, Some(w), Some(i), Some(p)) => Ok(BuildWhat::OfWave(p, w, i)),
-                (None, _, _, Some(p)) => Ok(BuildWhat::Set {
+                (None, None, _, Some(p)) => Ok(BuildWhat::Set {
                     pieces: p,
                     options: arbiter::ops::build::SetOptions {
                         jobs: jobs as usize,

@@ -213,8 +213,25 @@ fn a_set_built_material_by_material_is_the_one_process_build() {
     assert!(text.starts_with("KMvKM: kept"), "{text}");
     assert_same(&reference, &files(&units), "after a second run");
 
-    // The whole set with two materials of a wave at once.
-    let (jobs, summary) = whole_build("tables-jobs", &["--jobs", "2"]);
+    // The whole set with two materials of a wave at once (in a pod of an Indexed Job too:
+    // without --wave, its index is not read).
+    let jobs = temp_dir("tables-jobs");
+    let out = ok(arbiter()
+        .args([
+            "tables",
+            "build",
+            "--variant",
+            VARIANT,
+            "--pieces",
+            PIECES,
+            "--jobs",
+            "2",
+        ])
+        .args(["--json", "--out", jobs.to_str().unwrap()])
+        .env("JOB_COMPLETION_INDEX", "1")
+        .output()
+        .unwrap());
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["total"]["built"], reference.len());
     assert_same(&reference, &files(&jobs), "--jobs 2");
 
