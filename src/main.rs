@@ -845,7 +845,13 @@ fn tables_plan(
         return Ok(());
     }
     let answer = b::plan_json(v, pieces, &steps);
-    for m in answer["materials"].as_array().into_iter().flatten() {
+    let mut by_wave: Vec<&serde_json::Value> = answer["materials"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .collect();
+    by_wave.sort_by_key(|m| m["wave"].as_u64());
+    for m in by_wave {
         emit(&format!(
             "wave {}: {}: {} positions, {} file bytes, {} MiB to build, {} s ({})",
             m["wave"],
