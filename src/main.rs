@@ -284,7 +284,7 @@ fn main() -> ExitCode {
                     pieces: p,
                     options: arbiter::ops::build::SetOptions {
                         jobs: jobs as usize,
-                        memory: max_memory_mib.map(|m| m << 20),
+                        memory: max_memory_mib.map(|m| m.saturating_mul(1 << 20)),
                     },
                 }),
                 _ => Err(usage("give --pieces, or --material")),
