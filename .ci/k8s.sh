@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Kubernetes manifests: renders k8s/ (the base), each overlay of k8s/overlays/ and the match
-# Job of k8s/match/ with the
+# Kubernetes manifests: renders k8s/ (the base), each overlay of k8s/overlays/, the match
+# Job of k8s/match/ and the table build's Jobs of k8s/tables-build/ with the
 # kustomize built into kubectl (what `kubectl apply -k` runs), validates each rendering with
 # kubernetes-validate --strict against the oldest Kubernetes it supports and the newest the
 # validator knows, and runs yamllint --strict on k8s/.
@@ -24,6 +24,7 @@ checks=(
     "k8s/overlays/tables-pvc-5-piece 1.29.0"
     "k8s/overlays/image-volume 1.31.0"
     "k8s/match 1.29.0"
+    "k8s/tables-build 1.29.0"
 )
 
 tools=target/k8s-tools

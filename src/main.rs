@@ -124,23 +124,67 @@ enum Command {
 enum TablesCommand {
     /// Build the endgame tables of every material of a variant up to a number of pieces, one
     /// file per material (`<variant>-<material>.arbtb`) in a directory, for
-    /// `ARBITER_TABLES_DIR`. Prints a line per material and the totals; a progress bar is
-    /// shown on standard error when it is a terminal.
+    /// `ARBITER_TABLES_DIR`, in the order of `tables plan`; or with `--material` (or `--wave`)
+    /// one material, reading the tables it needs from the directory. A material whose valid
+    /// file is there already is kept, so a build stopped at any moment finishes when started
+    /// again. Prints a line per material and the totals; a progress bar is shown on standard
+    /// error when it is a terminal.
     Build {
         /// Variant id.
         #[arg(long)]
         variant: String,
         /// Largest number of pieces on the board (both sides together); in a drop game,
         /// stones on the board and in hand (10 solves Hageby whole).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=10))]
-        pieces: u32,
-        /// The directory to write the files to (created if missing; files of the same name
-        /// are replaced).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=10),
+              required_unless_present = "material")]
+        pieces: Option<u32>,
+        /// The directory to write the files to (created if missing). Each file is written
+        /// under a temporary name, flushed and renamed.
         #[arg(long)]
         out: std::path::PathBuf,
+        /// Build this material only (`KKvK`: White's pieces, `v`, Black's), reading the
+        /// finished tables it needs from `--out`; exit code 2 if one is missing.
+        #[arg(long, conflicts_with_all = ["wave", "jobs"])]
+        material: Option<String>,
+        /// Build one material of this wave of the plan of `--pieces`: the one of `--index`.
+        #[arg(long, requires = "index", requires = "pieces", conflicts_with = "jobs")]
+        wave: Option<u32>,
+        /// With `--wave`: the material's index in the wave, from 0 (a pod of a Kubernetes
+        /// Indexed Job has it in JOB_COMPLETION_INDEX; without `--wave` it is not read).
+        #[arg(long, env = "JOB_COMPLETION_INDEX")]
+        index: Option<usize>,
+        /// Build this many materials of a wave at once.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        jobs: u64,
+        /// With `--jobs`: start a build only while the estimated memory of the builds running
+        /// stays within this many MiB (`tables plan` gives each build's estimate).
+        #[arg(long)]
+        max_memory_mib: Option<u64>,
         /// Print one JSON object with every material and the totals instead of the lines.
         #[arg(long)]
         json: bool,
+    },
+    /// Plan the build of a variant's tables up to a number of pieces: every material once, in
+    /// waves whose materials build side by side (each after the tables its build reads), with
+    /// its positions (as numbered), estimated file size, memory and time; or the Kubernetes
+    /// Jobs that build it.
+    Plan {
+        /// Variant id.
+        #[arg(long)]
+        variant: String,
+        /// Largest number of pieces (as `tables build`).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=10))]
+        pieces: u32,
+        /// Print one JSON object instead of the lines.
+        #[arg(long, conflicts_with = "emit")]
+        json: bool,
+        /// Print manifests instead: `kubernetes`, one Indexed Job per wave (k8s/tables-build/).
+        #[arg(long, value_parser = ["kubernetes"])]
+        emit: Option<String>,
+        /// With `--emit kubernetes`: the pods of a wave that run at once (at most its
+        /// materials).
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
+        parallelism: u32,
     },
     /// Check a table file (its header, rules fingerprint and checksum) and print what it
     /// holds.
@@ -226,8 +270,34 @@ fn main() -> ExitCode {
             variant,
             pieces,
             out,
+            material,
+            wave,
+            index,
+            jobs,
+            max_memory_mib,
             json,
-        }) => tables_build(&variant, pieces, &out, json),
+        }) => {
+            let what = match (material, wave, index, pieces) {
+                (Some(m), ..) => Ok(BuildWhat::Material(m, pieces)),
+                (None, Some(w), Some(i), Some(p)) => Ok(BuildWhat::OfWave(p, w, i)),
+                (None, None, _, Some(p)) => Ok(BuildWhat::Set {
+                    pieces: p,
+                    options: arbiter::ops::build::SetOptions {
+                        jobs: jobs as usize,
+                        memory: max_memory_mib.map(|m| m.saturating_mul(1 << 20)),
+                    },
+                }),
+                _ => Err(usage("give --pieces, or --material")),
+            };
+            what.and_then(|w| tables_build(&variant, w, &out, json))
+        }
+        Command::Tables(TablesCommand::Plan {
+            variant,
+            pieces,
+            json,
+            emit,
+            parallelism,
+        }) => tables_plan(&variant, pieces, json, emit.is_some(), parallelism),
         Command::Tables(TablesCommand::Info { file, json }) => tables_info(&file, json),
         Command::Match(args) => {
             // The words of each --engine, one list per occurrence.
@@ -603,20 +673,37 @@ fn summary_line(name: &str, s: &serde_json::Value) -> String {
     line
 }
 
+/// What `arbiter tables build` builds.
+enum BuildWhat {
+    /// Every material up to a number of pieces.
+    Set {
+        pieces: u32,
+        options: arbiter::ops::build::SetOptions,
+    },
+    /// One material (within a number of pieces, if given).
+    Material(String, Option<u32>),
+    /// The material of an index of a wave of the plan of a number of pieces.
+    OfWave(u32, u32, usize),
+}
+
+fn build_failure(e: arbiter::ops::build::BuildError) -> Failure {
+    match e {
+        arbiter::ops::build::BuildError::Usage(m) => usage(m),
+        arbiter::ops::build::BuildError::Failed(m) => Failure(m, 1),
+    }
+}
+
 fn tables_build(
     variant: &str,
-    pieces: u32,
+    what: BuildWhat,
     out: &std::path::Path,
     json: bool,
 ) -> Result<(), Failure> {
-    use arbiter_rules::tables::{materials_up_to, supported, Tables};
+    use arbiter::ops::build::{self as b, Event};
+    use arbiter_rules::tables::{plan, supported, Material};
     use std::io::IsTerminal;
     let v = find_variant(variant)?;
     supported(v).map_err(|u| usage(format!("{} has no endgame tables: {}", v.id(), u.reason)))?;
-    std::fs::create_dir_all(out)
-        .map_err(|e| Failure(format!("cannot create {}: {e}", out.display()), 1))?;
-    let mut tables = Tables::new(v)
-        .map_err(|u| usage(format!("{} has no endgame tables: {}", v.id(), u.reason)))?;
     let progress = if std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new(0).with_style(
             indicatif::ProgressStyle::with_template(
@@ -627,43 +714,58 @@ fn tables_build(
     } else {
         indicatif::ProgressBar::hidden()
     };
+    let show = |p: arbiter_rules::tables::Progress| {
+        progress.set_message(p.material.name());
+        progress.set_length(p.total);
+        progress.set_position(p.done);
+    };
     let started = Instant::now();
-    let mut lines = Vec::new();
-    let (mut positions, mut bytes) = (0u64, 0u64);
-    for material in materials_up_to(v, pieces) {
-        if tables.get(&material).is_some() {
-            continue;
+    let (pieces, done) = match what {
+        BuildWhat::Set { pieces, options } => {
+            let steps = plan(v, pieces);
+            let on = |e: Event| match e {
+                Event::Progress(p) => show(p),
+                Event::Done(d) if !json => {
+                    let line = done_line(d);
+                    progress.suspend(|| emit(&line));
+                }
+                Event::Done(_) => {}
+            };
+            let done = b::build_set(v, &steps, out, options, &on).map_err(build_failure)?;
+            (Some(pieces), done)
         }
-        let at = Instant::now();
-        let built = tables
-            .build(material, &mut |p| {
-                progress.set_message(p.material.name());
-                progress.set_length(p.total);
-                progress.set_position(p.done);
-            })
-            .map_err(|e| Failure(format!("{} {material}: {e}", v.id()), 1))?;
-        let seconds = at.elapsed().as_secs_f64();
-        for (i, m) in built.iter().enumerate() {
-            let Some(table) = tables.get(m) else { continue };
-            let data = table.to_bytes();
-            let path = out.join(table.file_name());
-            let partial = out.join(format!(".{}.partial", table.file_name()));
-            std::fs::write(&partial, &data)
-                .and_then(|()| std::fs::rename(&partial, &path))
-                .map_err(|e| Failure(format!("cannot write {}: {e}", path.display()), 1))?;
-            // The time of a build is the material's asked for (built last).
-            let time = (i + 1 == built.len()).then_some(seconds);
-            let summary = table_summary(table, data.len() as u64, time);
-            positions += table.stats().positions;
-            bytes += data.len() as u64;
-            if !json {
-                progress.suspend(|| emit(&summary_line(&m.name(), &summary)));
+        BuildWhat::Material(name, pieces) => {
+            let m = Material::parse(&name).ok_or_else(|| {
+                usage(format!(
+                    "'{name}' is not a material: White's pieces, 'v', Black's (K a king, M a \
+                     man, P a parachutist, N a knight), e.g. KKvK"
+                ))
+            })?;
+            if let Some(p) = pieces.filter(|&p| m.pieces() > p) {
+                return Err(usage(format!("{m} has more than {p} pieces")));
             }
-            lines.push(summary);
+            let d = b::build_material(v, m, out, &mut |p| show(p)).map_err(build_failure)?;
+            if !json {
+                progress.suspend(|| emit(&done_line(&d)));
+            }
+            (pieces, vec![d])
         }
-    }
+        BuildWhat::OfWave(pieces, wave, index) => {
+            let steps = plan(v, pieces);
+            let m = b::material_of_wave(&steps, wave, index).map_err(build_failure)?;
+            let d = b::build_material(v, m, out, &mut |p| show(p)).map_err(build_failure)?;
+            if !json {
+                progress.suspend(|| emit(&done_line(&d)));
+            }
+            (Some(pieces), vec![d])
+        }
+    };
     progress.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
+    let lines: Vec<serde_json::Value> = done.iter().map(done_summary).collect();
+    let positions: u64 = lines.iter().filter_map(|l| l["positions"].as_u64()).sum();
+    let bytes: u64 = done.iter().map(|d| d.file_bytes).sum();
+    let built = done.iter().filter(|d| !d.kept).count();
     if json {
         let answer = serde_json::json!({
             "variant": v.id(),
@@ -671,6 +773,8 @@ fn tables_build(
             "tables": lines,
             "total": {
                 "tables": lines.len(),
+                "built": built,
+                "kept": lines.len() - built,
                 "positions": positions,
                 "file_bytes": bytes,
                 "seconds": seconds,
@@ -679,11 +783,103 @@ fn tables_build(
         emit(&answer.to_string());
     } else {
         emit(&format!(
-            "total: {} tables, {positions} positions, {bytes} bytes, {seconds:.2} s, in {}",
+            "total: {} tables ({built} built, {} kept), {positions} positions, {bytes} bytes, \
+             {seconds:.2} s, in {}",
             lines.len(),
+            lines.len() - built,
             out.display()
         ));
     }
+    Ok(())
+}
+
+/// The summary of one material of a build.
+fn done_summary(d: &arbiter::ops::build::Done) -> serde_json::Value {
+    let mut s = match &d.table {
+        Some(t) => table_summary(t, d.file_bytes, d.seconds),
+        None => serde_json::json!({
+            "material": d.material.name(),
+            "file_bytes": d.file_bytes,
+        }),
+    };
+    s["kept"] = serde_json::json!(d.kept);
+    s
+}
+
+/// The line of one material of a build.
+fn done_line(d: &arbiter::ops::build::Done) -> String {
+    let name = d.material.name();
+    match &d.table {
+        Some(_) => {
+            let mut line = summary_line(&name, &done_summary(d));
+            if d.kept {
+                line.push_str(", kept (its valid file was there)");
+            }
+            line
+        }
+        None => format!(
+            "{name}: kept (its valid file was there), {} bytes",
+            d.file_bytes
+        ),
+    }
+}
+
+fn tables_plan(
+    variant: &str,
+    pieces: u32,
+    json: bool,
+    kubernetes: bool,
+    parallelism: u32,
+) -> Result<(), Failure> {
+    use arbiter::ops::build as b;
+    let v = find_variant(variant)?;
+    arbiter_rules::tables::supported(v)
+        .map_err(|u| usage(format!("{} has no endgame tables: {}", v.id(), u.reason)))?;
+    let steps = arbiter_rules::tables::plan(v, pieces);
+    if kubernetes {
+        emit(b::kubernetes(v, pieces, &steps, parallelism).trim_end());
+        return Ok(());
+    }
+    if json {
+        emit(&b::plan_json(v, pieces, &steps).to_string());
+        return Ok(());
+    }
+    let answer = b::plan_json(v, pieces, &steps);
+    let mut by_wave: Vec<&serde_json::Value> = answer["materials"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .collect();
+    by_wave.sort_by_key(|m| m["wave"].as_u64());
+    for m in by_wave {
+        emit(&format!(
+            "wave {}: {}: {} positions, {} file bytes, {} MiB to build, {} s ({})",
+            m["wave"],
+            m["material"].as_str().unwrap_or_default(),
+            m["positions"],
+            m["file_bytes"],
+            m["memory_bytes"].as_u64().unwrap_or(0).div_ceil(1 << 20),
+            m["seconds"],
+            m["method"].as_str().unwrap_or_default(),
+        ));
+    }
+    let t = &answer["total"];
+    emit(&format!(
+        "total: {} materials in {} waves, {} positions, {} file bytes, largest build {} MiB \
+         ({}), {} s of work ({:.1} pod-hours), {} s with a pod per material",
+        t["materials"],
+        t["waves"],
+        t["positions"],
+        t["file_bytes"],
+        t["largest_memory_bytes"]
+            .as_u64()
+            .unwrap_or(0)
+            .div_ceil(1 << 20),
+        t["largest_memory_material"].as_str().unwrap_or("-"),
+        t["seconds"],
+        t["seconds"].as_f64().unwrap_or(0.0) / 3600.0,
+        t["critical_path_seconds"],
+    ));
     Ok(())
 }
 

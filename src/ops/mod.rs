@@ -13,8 +13,10 @@
 //! | judge a PDN file, or a stream of records of any size | [`records`] |
 //! | the endgame tables: a position's value and its moves' | [`endgame`] |
 //! | perft and divide | [`perft`] |
+//! | build endgame table files: a set's plan, one material, a whole set | [`build`] |
 //! | a diagram (SVG) | [`diagram`] |
 
+pub mod build;
 pub mod diagram;
 pub mod endgame;
 pub mod judge;

@@ -145,86 +145,121 @@ impl Table {
     /// Reads a table of `variant` written by [`Table::to_bytes`], refusing a file of another
     /// variant, of rules other than the variant's (the fingerprint), or damaged.
     pub fn from_bytes(variant: &'static Variant, bytes: &[u8]) -> Result<Table, TableFileError> {
-        let mut r = Reader(bytes);
-        if r.take(8)? != MAGIC {
-            return err("not an Arbiter endgame table");
-        }
-        let version = r.u16()?;
-        if version != VERSION {
-            return err(format!(
-                "format version {version}, this build reads {VERSION}"
-            ));
-        }
-        let id = r.text()?;
-        if id != variant.id() {
-            return err(format!("a table of {id}, not of {}", variant.id()));
-        }
-        let name = r.text()?;
-        let material = Material::parse(name)
-            .ok_or_else(|| TableFileError(format!("bad material {name:?}")))?;
-        if r.u64()? != fingerprint(variant) {
-            return err(format!(
-                "built under other rules of {id} than this build's (rules fingerprint differs)"
-            ));
-        }
-        let size = r.u64()?;
-        let numbering = Numbering::new(variant, &material)
-            .ok_or_else(|| TableFileError(format!("material {name} has no positions in {id}")))?;
-        if numbering.size() != size {
-            return err(format!(
-                "{size} indices where {name} has {}",
-                numbering.size()
-            ));
-        }
-        let bits = u32::from(r.u8()?);
-        if !(1..=16).contains(&bits) {
-            return err(format!("{bits} bits per value"));
-        }
-        let crc = r.u32()?;
-        let words = r.u64()?;
-        let rule_digits = r.u64()?;
-        let rule_bits = u32::from(r.u8()?);
-        let rule_crc = r.u32()?;
-        let rule_words = r.u64()?;
-        let at = bytes.len() - r.0.len();
-        r.take(at.next_multiple_of(8) - at)?;
-        if words != (size * u64::from(bits)).div_ceil(64) {
-            return err("the values' length does not match the header");
-        }
-        let rules_expected = if rule_digits == 0 {
-            0
-        } else {
-            if !(1..=16).contains(&rule_bits) || rule_digits > 1 << 16 {
-                return err("bad header of the values under the counting rules");
-            }
-            (size * rule_digits * u64::from(rule_bits)).div_ceil(64)
-        };
-        if rule_words != rules_expected || (words + rule_words) * 8 != r.0.len() as u64 {
-            return err("the values' length does not match the header");
-        }
-        let body = r.take(words as usize * 8)?;
-        if crc32fast::hash(body) != crc {
-            return err("checksum mismatch: the file is damaged");
-        }
-        let rule_body = r.take(rule_words as usize * 8)?;
-        if crc32fast::hash(rule_body) != rule_crc {
-            return err("checksum mismatch: the file is damaged");
-        }
-        let words = bytes_words(body);
-        let codes: Vec<u16> = (0..size).map(|i| get(&words, bits, i) as u16).collect();
-        let mut t = Table::from_codes(variant, material, numbering, &codes);
-        if rule_digits > 0 {
+        let f = parse(variant, bytes)?;
+        let words = bytes_words(f.body);
+        let codes: Vec<u16> = (0..f.size).map(|i| get(&words, f.bits, i) as u16).collect();
+        let mut t = Table::from_codes(variant, f.material, f.numbering, &codes);
+        if f.rule_digits > 0 {
             t.rules = Some(RuleCodes {
-                digits: rule_digits,
+                digits: f.rule_digits,
                 packed: Packed {
-                    bits: rule_bits,
-                    words: bytes_words(rule_body),
+                    bits: f.rule_bits,
+                    words: bytes_words(f.rule_body),
                 },
             });
-            t.model = Some(Model::of(variant, &material));
+            t.model = Some(Model::of(variant, &f.material));
         }
         Ok(t)
     }
+
+    /// Checks a file of `variant` as [`Table::from_bytes`] does (header, rules fingerprint,
+    /// lengths and checksums) without reading its values into a table: the material it holds.
+    pub fn check_bytes(
+        variant: &'static Variant,
+        bytes: &[u8],
+    ) -> Result<Material, TableFileError> {
+        parse(variant, bytes).map(|f| f.material)
+    }
+}
+
+/// A table file, its header read and checked, its checksums verified.
+struct Parsed<'a> {
+    material: Material,
+    numbering: Numbering,
+    size: u64,
+    bits: u32,
+    body: &'a [u8],
+    rule_digits: u64,
+    rule_bits: u32,
+    rule_body: &'a [u8],
+}
+
+fn parse<'a>(variant: &'static Variant, bytes: &'a [u8]) -> Result<Parsed<'a>, TableFileError> {
+    let mut r = Reader(bytes);
+    if r.take(8)? != MAGIC {
+        return err("not an Arbiter endgame table");
+    }
+    let version = r.u16()?;
+    if version != VERSION {
+        return err(format!(
+            "format version {version}, this build reads {VERSION}"
+        ));
+    }
+    let id = r.text()?;
+    if id != variant.id() {
+        return err(format!("a table of {id}, not of {}", variant.id()));
+    }
+    let name = r.text()?;
+    let material =
+        Material::parse(name).ok_or_else(|| TableFileError(format!("bad material {name:?}")))?;
+    if r.u64()? != fingerprint(variant) {
+        return err(format!(
+            "built under other rules of {id} than this build's (rules fingerprint differs)"
+        ));
+    }
+    let size = r.u64()?;
+    let numbering = Numbering::new(variant, &material)
+        .ok_or_else(|| TableFileError(format!("material {name} has no positions in {id}")))?;
+    if numbering.size() != size {
+        return err(format!(
+            "{size} indices where {name} has {}",
+            numbering.size()
+        ));
+    }
+    let bits = u32::from(r.u8()?);
+    if !(1..=16).contains(&bits) {
+        return err(format!("{bits} bits per value"));
+    }
+    let crc = r.u32()?;
+    let words = r.u64()?;
+    let rule_digits = r.u64()?;
+    let rule_bits = u32::from(r.u8()?);
+    let rule_crc = r.u32()?;
+    let rule_words = r.u64()?;
+    let at = bytes.len() - r.0.len();
+    r.take(at.next_multiple_of(8) - at)?;
+    if words != (size * u64::from(bits)).div_ceil(64) {
+        return err("the values' length does not match the header");
+    }
+    let rules_expected = if rule_digits == 0 {
+        0
+    } else {
+        if !(1..=16).contains(&rule_bits) || rule_digits > 1 << 16 {
+            return err("bad header of the values under the counting rules");
+        }
+        (size * rule_digits * u64::from(rule_bits)).div_ceil(64)
+    };
+    if rule_words != rules_expected || (words + rule_words) * 8 != r.0.len() as u64 {
+        return err("the values' length does not match the header");
+    }
+    let body = r.take(words as usize * 8)?;
+    if crc32fast::hash(body) != crc {
+        return err("checksum mismatch: the file is damaged");
+    }
+    let rule_body = r.take(rule_words as usize * 8)?;
+    if crc32fast::hash(rule_body) != rule_crc {
+        return err("checksum mismatch: the file is damaged");
+    }
+    Ok(Parsed {
+        material,
+        numbering,
+        size,
+        bits,
+        body,
+        rule_digits,
+        rule_bits,
+        rule_body,
+    })
 }
 
 #[cfg(test)]
@@ -249,6 +284,9 @@ mod tests {
         let last = damaged.len() - 1;
         damaged[last] ^= 1;
         let e = Table::from_bytes(v, &damaged).unwrap_err();
+        assert!(e.to_string().contains("checksum"), "{e}");
+        assert_eq!(Table::check_bytes(v, &bytes), Ok(m));
+        let e = Table::check_bytes(v, &damaged).unwrap_err();
         assert!(e.to_string().contains("checksum"), "{e}");
         let e = Table::from_bytes(v, &bytes[..bytes.len() - 1]).unwrap_err();
         assert!(e.to_string().contains("length"), "{e}");

@@ -17,8 +17,9 @@
 //! The files, each using only those before it: `index` numbers the positions of a material;
 //! `table` holds one material's values ([`Table`], [`Value`]); `mirror` reads a table off its
 //! colour mirror, `file` writes and reads one; `set` holds a variant's tables and probes them
-//! ([`Tables`]); `solve` computes one table from those it leads to; and this module lists
-//! the materials and builds them in order ([`Tables::build`]). The material itself
+//! ([`Tables`]); `solve` computes one table from those it leads to; `plan` orders a set's
+//! materials into waves that build side by side ([`plan()`]); and this module lists the
+//! materials and builds them in order ([`Tables::build`]). The material itself
 //! ([`Material`]) is a layer below, in [`crate::material`]: the judge reports it too.
 
 mod clocks;
@@ -29,6 +30,7 @@ mod index;
 mod materials;
 mod mirror;
 mod numbering;
+mod plan;
 mod scope;
 mod set;
 mod settle;
@@ -53,6 +55,7 @@ pub use table::{
 
 pub use materials::{materials_up_to, positions, reachable};
 use numbering::Numbering;
+pub use plan::{needs, plan, Method, Step, GRAPH_RATE, MIRROR_RATE, SOLVE_RATE};
 pub use settle::{RuleValue, RulesError, TableValue};
 
 /// Builds the table of `material`; `tables` must hold every material its captures and
