@@ -138,7 +138,8 @@ fn position(m: &str, next: &mut impl FnMut() -> u32) -> String {
         for p in pieces.chars() {
             let sq = loop {
                 let s = 1 + next() % 50;
-                if !used.contains(&s) && !(p == 'M' && promotion.contains(&s)) {
+                let taken = used.contains(&s) || (p == 'M' && promotion.contains(&s));
+                if !taken {
                     break s;
                 }
             };
