@@ -2,10 +2,15 @@
 //! computed on first use and kept in memory.
 //!
 //! - **Prebuilt** (`ARBITER_TABLES_DIR`): every `*.arbtb` file of the directory (written by
-//!   `arbiter tables build`) is read at startup with [`Table::from_bytes`], which checks its
-//!   header (variant, material, rules fingerprint, checksum); a file it refuses is skipped with
-//!   a warning. Prebuilt tables are never evicted; their memory is counted apart
-//!   ([`TableStore::prebuilt_bytes`]): it is the size of the files.
+//!   `arbiter tables build`) is memory-mapped at startup and read in place
+//!   ([`Table::from_shared`]), which checks its header (variant, material, rules fingerprint)
+//!   and its checksums (reading the file once, through the page cache); a file it refuses is
+//!   skipped with a warning. A probe reads the few bytes it needs from the map: the values
+//!   live in the kernel's page cache, shared and reclaimable, not in the replica's own
+//!   (anonymous) memory, whatever the size of the set. The files must not be rewritten in
+//!   place while a replica serves them (replace a file by renaming a new one over it, or serve
+//!   a read-only volume). Prebuilt tables are never evicted; their bytes are counted apart
+//!   ([`TableStore::prebuilt_bytes`]): the size of the mapped values.
 //! - **Built-in** (`ARBITER_TABLES_BUILTIN_PIECES`, default 4): a position with at most that
 //!   many pieces (in a drop game, whose tables solve the game whole, any position while the
 //!   bound is not 0) whose table is missing has it computed ([`Tables::build`], with every table
@@ -201,7 +206,8 @@ impl TableStore {
         self.inner.prebuilt.values().map(Vec::len).sum()
     }
 
-    /// Memory of the tables loaded from files, in bytes.
+    /// Bytes of the values of the tables loaded from files, mapped from the files (page
+    /// cache, not the replica's own memory).
     pub fn prebuilt_bytes(&self) -> usize {
         self.inner.prebuilt_bytes
     }
@@ -593,7 +599,7 @@ fn evict(inner: &Inner, state: &mut State, keep: &str) {
     }
 }
 
-/// Reads every `*.arbtb` file of `dir`: the tables by variant id, and their memory.
+/// Maps every `*.arbtb` file of `dir`: the tables by variant id, and the bytes of their values.
 fn load_dir(dir: &Path) -> Result<(ByVariant, usize), String> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| format!("cannot read the tables directory {}: {e}", dir.display()))?;
@@ -614,13 +620,13 @@ fn load_dir(dir: &Path) -> Result<(ByVariant, usize), String> {
                     tracing::warn!(file = %path.display(), "a second table of the same material: skipped");
                     continue;
                 }
-                bytes += table.bytes();
+                bytes += table.data_bytes();
                 tracing::info!(
                     file = %path.display(),
                     variant = id,
                     material = %table.material(),
-                    bytes = table.bytes(),
-                    "endgame table loaded"
+                    bytes = table.data_bytes(),
+                    "endgame table mapped"
                 );
                 list.push(Arc::new(table));
             }
@@ -645,7 +651,8 @@ pub fn variant_of_file(path: &Path) -> Option<&'static Variant> {
         .max_by_key(|v| v.id().len())
 }
 
-/// Reads one table file, for the variant its name gives (the header is checked against it).
+/// Maps one table file and reads it in place, for the variant its name gives (the header is
+/// checked against it, and the checksums).
 pub fn load_file(path: &Path) -> Result<Table, String> {
     let variant = variant_of_file(path).ok_or_else(|| {
         format!(
@@ -653,8 +660,12 @@ pub fn load_file(path: &Path) -> Result<Table, String> {
              (<variant>-<material>.{FILE_EXTENSION})"
         )
     })?;
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read it: {e}"))?;
-    Table::from_bytes(variant, &bytes).map_err(|e| e.to_string())
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read it: {e}"))?;
+    // SAFETY: the map is read only, and the files are not changed while a replica serves
+    // them (the module's documentation says so; a read-only volume in the manifests). A file
+    // truncated under the map would fault the process, as a disk failing under it would.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| format!("cannot map it: {e}"))?;
+    Table::from_shared(variant, Arc::new(map)).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -341,7 +341,7 @@ impl TablesMetrics {
             ),
             by_source(
                 "arbiter_endgame_table_bytes",
-                "Memory of the endgame tables, by source.",
+                "Bytes of the endgame tables' values, by source: prebuilt ones mapped from their files (page cache), built ones in the replica's own memory.",
                 [tables.prebuilt_bytes(), built_bytes],
             ),
             Box::new(probes),

@@ -29,13 +29,14 @@
 //! ([`super::counted`]).
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::material::Material;
 use crate::variant::Variant;
 
 use super::clocks::Model;
 use super::numbering::Numbering;
-use super::table::{fingerprint, get, Packed, RuleCodes, Table};
+use super::table::{fingerprint, Packed, RuleCodes, SharedBytes, Table, Words};
 
 const MAGIC: &[u8; 8] = b"ARBTB\r\n\x1a";
 const VERSION: u16 = 2;
@@ -96,11 +97,6 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The bytes of packed words.
-fn words_bytes(words: &[u64]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
-
 /// Packed words from bytes (a multiple of 8 long).
 fn bytes_words(bytes: &[u8]) -> Vec<u64> {
     bytes
@@ -112,11 +108,11 @@ fn bytes_words(bytes: &[u8]) -> Vec<u64> {
 impl Table {
     /// The table in the file format.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let values = words_bytes(&self.words);
+        let values = self.words.to_le_bytes();
         let rules = self
             .rules
             .as_ref()
-            .map(|r| (r.digits, r.packed.bits, words_bytes(&r.packed.words)));
+            .map(|r| (r.digits, r.packed.bits, r.packed.words.to_le_bytes()));
         let mut out = Vec::with_capacity(96 + values.len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
@@ -143,23 +139,29 @@ impl Table {
     }
 
     /// Reads a table of `variant` written by [`Table::to_bytes`], refusing a file of another
-    /// variant, of rules other than the variant's (the fingerprint), or damaged.
+    /// variant, of rules other than the variant's (the fingerprint), or damaged. The table
+    /// holds a copy of the values.
     pub fn from_bytes(variant: &'static Variant, bytes: &[u8]) -> Result<Table, TableFileError> {
         let f = parse(variant, bytes)?;
-        let words = bytes_words(f.body);
-        let codes: Vec<u16> = (0..f.size).map(|i| get(&words, f.bits, i) as u16).collect();
-        let mut t = Table::from_codes(variant, f.material, f.numbering, &codes);
-        if f.rule_digits > 0 {
-            t.rules = Some(RuleCodes {
-                digits: f.rule_digits,
-                packed: Packed {
-                    bits: f.rule_bits,
-                    words: bytes_words(f.rule_body),
-                },
-            });
-            t.model = Some(Model::of(variant, &f.material));
-        }
-        Ok(t)
+        Ok(assemble(variant, f, |at, len| {
+            Words::Owned(bytes_words(&bytes[at..at + len * 8]))
+        }))
+    }
+
+    /// Reads a table as [`Table::from_bytes`] does (every check, the checksums included, which
+    /// reads the file once), but keeps no copy: the table reads its values in place from
+    /// `bytes`, a memory map of the file for instance. Its [`Table::bytes`] is then 0.
+    pub fn from_shared(
+        variant: &'static Variant,
+        bytes: SharedBytes,
+    ) -> Result<Table, TableFileError> {
+        let data: &[u8] = (*bytes).as_ref();
+        let f = parse(variant, data)?;
+        Ok(assemble(variant, f, |start, len| Words::Shared {
+            bytes: Arc::clone(&bytes),
+            start,
+            len,
+        }))
     }
 
     /// Checks a file of `variant` as [`Table::from_bytes`] does (header, rules fingerprint,
@@ -173,18 +175,40 @@ impl Table {
 }
 
 /// A table file, its header read and checked, its checksums verified.
-struct Parsed<'a> {
+struct Parsed {
     material: Material,
     numbering: Numbering,
-    size: u64,
     bits: u32,
-    body: &'a [u8],
+    /// The game-theoretic values: their first byte and their number of words.
+    body: (usize, usize),
     rule_digits: u64,
     rule_bits: u32,
-    rule_body: &'a [u8],
+    /// The values under the counting rules, likewise.
+    rule_body: (usize, usize),
 }
 
-fn parse<'a>(variant: &'static Variant, bytes: &'a [u8]) -> Result<Parsed<'a>, TableFileError> {
+/// The table of a parsed file, its words made by `words(first byte, number of words)`.
+fn assemble(
+    variant: &'static Variant,
+    f: Parsed,
+    mut words: impl FnMut(usize, usize) -> Words,
+) -> Table {
+    let values = words(f.body.0, f.body.1);
+    let mut t = Table::from_words(variant, f.material, f.numbering, f.bits, values);
+    if f.rule_digits > 0 {
+        t.rules = Some(RuleCodes {
+            digits: f.rule_digits,
+            packed: Packed {
+                bits: f.rule_bits,
+                words: words(f.rule_body.0, f.rule_body.1),
+            },
+        });
+        t.model = Some(Model::of(variant, &f.material));
+    }
+    t
+}
+
+fn parse(variant: &'static Variant, bytes: &[u8]) -> Result<Parsed, TableFileError> {
     let mut r = Reader(bytes);
     if r.take(8)? != MAGIC {
         return err("not an Arbiter endgame table");
@@ -242,6 +266,7 @@ fn parse<'a>(variant: &'static Variant, bytes: &'a [u8]) -> Result<Parsed<'a>, T
     if rule_words != rules_expected || (words + rule_words) * 8 != r.0.len() as u64 {
         return err("the values' length does not match the header");
     }
+    let body_at = bytes.len() - r.0.len();
     let body = r.take(words as usize * 8)?;
     if crc32fast::hash(body) != crc {
         return err("checksum mismatch: the file is damaged");
@@ -253,12 +278,11 @@ fn parse<'a>(variant: &'static Variant, bytes: &'a [u8]) -> Result<Parsed<'a>, T
     Ok(Parsed {
         material,
         numbering,
-        size,
         bits,
-        body,
+        body: (body_at, words as usize),
         rule_digits,
         rule_bits,
-        rule_body,
+        rule_body: (body_at + body.len(), rule_words as usize),
     })
 }
 
@@ -294,5 +318,34 @@ mod tests {
         assert!(e.to_string().contains("not of russian"), "{e}");
         let e = Table::from_bytes(v, b"PK\x03\x04").unwrap_err();
         assert!(e.to_string().contains("truncated"), "{e}");
+    }
+
+    /// A table read in place answers as the same table read into memory, under the counting
+    /// rules too, owns no memory, and is refused when damaged.
+    #[test]
+    fn a_table_read_in_place_is_the_table() {
+        let v = crate::variant("russian").unwrap();
+        let mut tables = Tables::new(v).unwrap();
+        let m = Material::parse("KKvK").unwrap();
+        tables.build(m, &mut |_| {}).unwrap();
+        let t = tables.get(&m).unwrap();
+        let bytes = t.to_bytes();
+        let shared: SharedBytes = std::sync::Arc::new(bytes.clone());
+        let back = Table::from_shared(v, shared).unwrap();
+        assert!(back.is_shared() && !t.is_shared());
+        assert_eq!(back.bytes(), 0);
+        assert_eq!(back.data_bytes(), t.bytes());
+        assert!(t.rules.is_some(), "russian has counted draw rules");
+        assert_eq!(back.rules, t.rules);
+        assert_eq!(back.stats(), t.stats());
+        assert_eq!(back.rule_stats(), t.rule_stats());
+        assert_eq!(back.to_bytes(), bytes);
+        for i in 0..t.size() {
+            assert_eq!(back.code(i), t.code(i), "index {i}");
+        }
+        let mut damaged = bytes.clone();
+        damaged[bytes.len() / 2] ^= 4;
+        let e = Table::from_shared(v, std::sync::Arc::new(damaged)).unwrap_err();
+        assert!(e.to_string().contains("checksum"), "{e}");
     }
 }

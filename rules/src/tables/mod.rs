@@ -50,7 +50,7 @@ pub use set::Tables;
 pub use solve::SolveError;
 pub use solved::start_value;
 pub use table::{
-    fingerprint, supported, Progress, RuleStats, Table, TableStats, Unsupported, Value,
+    fingerprint, supported, Progress, RuleStats, SharedBytes, Table, TableStats, Unsupported, Value,
 };
 
 pub use materials::{materials_up_to, positions, reachable};

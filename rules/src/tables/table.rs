@@ -2,6 +2,7 @@
 //! values are.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::board::Dir;
 use crate::budget::Budget;
@@ -150,11 +151,98 @@ pub struct RuleStats {
     pub blessed_losses: u64,
 }
 
+/// The bytes of a table file that a table reads its values from in place (a memory map of
+/// the file, or any buffer holding it): shared and never changed.
+pub type SharedBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
+/// Packed words: owned (a table just built), or little-endian in a range of shared bytes (a
+/// table file read in place, [`Table::from_shared`]), so that serving a file takes no memory of
+/// its own beyond the page cache.
+#[derive(Clone)]
+pub(crate) enum Words {
+    Owned(Vec<u64>),
+    /// `len` words from byte `start` of `bytes`.
+    Shared {
+        bytes: SharedBytes,
+        start: usize,
+        len: usize,
+    },
+}
+
+/// The words of a [`Words`], borrowed: the form the bit-unpacking reads.
+#[derive(Clone, Copy)]
+pub(crate) enum WordsRef<'a> {
+    Words(&'a [u64]),
+    /// Little-endian words, 8 bytes each.
+    Bytes(&'a [u8]),
+}
+
+impl WordsRef<'_> {
+    #[inline]
+    fn word(self, w: usize) -> u64 {
+        match self {
+            WordsRef::Words(words) => words[w],
+            WordsRef::Bytes(bytes) => {
+                let b = &bytes[w * 8..w * 8 + 8];
+                u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+            }
+        }
+    }
+}
+
+impl Words {
+    #[inline]
+    pub(crate) fn view(&self) -> WordsRef<'_> {
+        match self {
+            Words::Owned(w) => WordsRef::Words(w),
+            Words::Shared { bytes, start, len } => {
+                WordsRef::Bytes(&(**bytes).as_ref()[*start..*start + *len * 8])
+            }
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Words::Owned(w) => w.len(),
+            Words::Shared { len, .. } => *len,
+        }
+    }
+
+    /// The words in the file format: little-endian bytes.
+    pub(crate) fn to_le_bytes(&self) -> Vec<u8> {
+        match self.view() {
+            WordsRef::Words(w) => w.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            WordsRef::Bytes(b) => b.to_vec(),
+        }
+    }
+
+    /// Whether the words are read in place from shared bytes.
+    pub(crate) fn is_shared(&self) -> bool {
+        matches!(self, Words::Shared { .. })
+    }
+}
+
+impl PartialEq for Words {
+    fn eq(&self, other: &Words) -> bool {
+        let (a, b) = (self.view(), other.view());
+        self.len() == other.len() && (0..self.len()).all(|w| a.word(w) == b.word(w))
+    }
+}
+
+impl Eq for Words {}
+
+impl fmt::Debug for Words {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = if self.is_shared() { "shared" } else { "owned" };
+        write!(f, "Words({} {kind})", self.len())
+    }
+}
+
 /// Bit-packed codes: each takes the bits the largest needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Packed {
     pub(crate) bits: u32,
-    pub(crate) words: Vec<u64>,
+    pub(crate) words: Words,
 }
 
 impl Packed {
@@ -165,15 +253,27 @@ impl Packed {
         for (i, &c) in codes.iter().enumerate() {
             put(&mut words, bits, i as u64, u32::from(c));
         }
-        Packed { bits, words }
+        Packed {
+            bits,
+            words: Words::Owned(words),
+        }
     }
 
     #[inline]
     pub(crate) fn get(&self, i: u64) -> u32 {
-        get(&self.words, self.bits, i)
+        get(self.words.view(), self.bits, i)
     }
 
+    /// Bytes of memory of its own (none for words read in place).
     pub(crate) fn bytes(&self) -> usize {
+        match self.words {
+            Words::Owned(ref w) => w.len() * 8,
+            Words::Shared { .. } => 0,
+        }
+    }
+
+    /// Bytes of the words, wherever they are.
+    pub(crate) fn len_bytes(&self) -> usize {
         self.words.len() * 8
     }
 }
@@ -195,7 +295,7 @@ pub struct Table {
     pub(super) material: Material,
     pub(super) numbering: Numbering,
     pub(super) bits: u32,
-    pub(super) words: Vec<u64>,
+    pub(super) words: Words,
     stats: TableStats,
     /// The values under the counting rules, for a variant that has counted draw rules.
     pub(crate) rules: Option<RuleCodes>,
@@ -213,10 +313,24 @@ impl Table {
         let max = codes.iter().copied().max().unwrap_or(0);
         let bits = (16 - max.leading_zeros()).max(1);
         let mut words = vec![0u64; (codes.len() * bits as usize).div_ceil(64)];
-        let mut stats = TableStats::default();
         for (i, &c) in codes.iter().enumerate() {
             put(&mut words, bits, i as u64, u32::from(c));
-            match Value::of_code(u32::from(c)) {
+        }
+        Table::from_words(variant, material, numbering, bits, Words::Owned(words))
+    }
+
+    /// A table of the packed `words` (`bits` each), its statistics counted.
+    pub(crate) fn from_words(
+        variant: &'static Variant,
+        material: Material,
+        numbering: Numbering,
+        bits: u32,
+        words: Words,
+    ) -> Table {
+        let mut stats = TableStats::default();
+        let view = words.view();
+        for i in 0..numbering.size() {
+            match Value::of_code(get(view, bits, i)) {
                 None => continue,
                 Some(Value::Win(n)) => {
                     stats.wins += 1;
@@ -259,7 +373,7 @@ impl Table {
 
     #[inline]
     pub(super) fn code(&self, index: u64) -> u32 {
-        get(&self.words, self.bits, index)
+        get(self.words.view(), self.bits, index)
     }
 
     pub fn stats(&self) -> TableStats {
@@ -314,9 +428,25 @@ impl Table {
         self.bits
     }
 
-    /// Bytes of memory the values take (those under the counting rules included).
+    /// Bytes of memory of its own the values take (those under the counting rules included):
+    /// none for values read in place from a file ([`Table::from_shared`]), which the page cache
+    /// holds.
     pub fn bytes(&self) -> usize {
-        self.words.len() * 8 + self.rules.as_ref().map_or(0, |r| r.packed.bytes())
+        let own = match self.words {
+            Words::Owned(ref w) => w.len() * 8,
+            Words::Shared { .. } => 0,
+        };
+        own + self.rules.as_ref().map_or(0, |r| r.packed.bytes())
+    }
+
+    /// Bytes of the values wherever they are: in memory of its own or in a file read in place.
+    pub fn data_bytes(&self) -> usize {
+        self.words.len() * 8 + self.rules.as_ref().map_or(0, |r| r.packed.len_bytes())
+    }
+
+    /// Whether the values are read in place from a file's bytes ([`Table::from_shared`]).
+    pub fn is_shared(&self) -> bool {
+        self.words.is_shared()
     }
 
     /// The file name the table is stored under: `<variant>-<material>.arbtb`.
@@ -346,12 +476,12 @@ fn put(words: &mut [u64], bits: u32, i: u64, code: u32) {
 }
 
 #[inline]
-pub(super) fn get(words: &[u64], bits: u32, i: u64) -> u32 {
+pub(super) fn get(words: WordsRef<'_>, bits: u32, i: u64) -> u32 {
     let at = i * u64::from(bits);
     let (w, b) = ((at / 64) as usize, (at % 64) as u32);
-    let mut v = words[w] >> b;
+    let mut v = words.word(w) >> b;
     if b + bits > 64 {
-        v |= words[w + 1] << (64 - b);
+        v |= words.word(w + 1) << (64 - b);
     }
     (v & ((1u64 << bits) - 1)) as u32
 }
