@@ -55,7 +55,7 @@ pub struct EndgameQuery {
         (status = 200, description = "The value of the position and of each legal move", body = EndgameResponse),
         (status = 400, description = "Invalid FEN or query string: `position` missing, an unknown parameter (`invalid-query`, `invalid-position`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown variant (`unknown-variant`), or a position outside the tables of this replica (`endgame-not-in-tables`, with `material` and `tables`: the built-in piece bound and the prebuilt materials)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The variant has no endgame tables (`endgame-unsupported`, the detail says why: every variant of the catalogue has tables today), or the moves need more engine work than the budget (`budget-exceeded`, `capture-limit`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The variant has no endgame tables (`endgame-unsupported`, the detail says why: every variant of the catalogue has tables), or the moves need more engine work than the budget (`budget-exceeded`, `capture-limit`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The position's table is being computed on this replica (`endgame-building`, with `Retry-After`), every engine slot is busy (`overloaded`, with `Retry-After`), or the request timed out (`request-timeout`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
