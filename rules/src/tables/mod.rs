@@ -55,7 +55,7 @@ pub use table::{
 
 pub use materials::{materials_up_to, positions, reachable};
 use numbering::Numbering;
-pub use plan::{needs, plan, Method, Step, GRAPH_RATE, MIRROR_RATE, SOLVE_RATE};
+pub use plan::{build_memory, needs, plan, Method, Step, GRAPH_RATE, MIRROR_RATE, SOLVE_RATE};
 pub use settle::{RuleValue, RulesError, TableValue};
 
 /// Builds the table of `material`; `tables` must hold every material its captures and

@@ -34,13 +34,20 @@ pub const MIRROR_RATE: f64 = 4_000_000.0;
 /// in 236 s of CPU (1.47 million a second), rounded down.
 pub const GRAPH_RATE: f64 = 1_400_000.0;
 
-/// Bytes an index takes while the direction solver works on it (its node).
-const SOLVE_BYTES: u64 = 8;
+/// Bytes an index takes while the direction solver works on it: its node and the lists of
+/// the pass. Measured as the growth of the peak resident memory of a process building one
+/// 4-piece material with every table it reads held: 14 to 16 for Thai, 15.6 to 18.3 for
+/// antidraughts' KKvKK and KMvKM (10×10); rounded up.
+const SOLVE_BYTES: u64 = 20;
 
 /// Bytes an index and digit of the counting rules take while their pass works on it: its
-/// node (10 bytes), its final code (2) and the lists of the pass. The KKKvKK build above peaked
-/// at 825 MB (17 bytes an index with its game-theoretic values and the tables it read).
-const COUNTED_BYTES: u64 = 16;
+/// node (10 bytes), its final code (2) and the lists of the pass (16 bytes an entry), after
+/// the game-theoretic values are solved. Measured as above: 16.5 for international KKvKK,
+/// 18.2 for English KMvKM, 18.7 for Russian KKvKK; the international KKKvKK build (5 pieces)
+/// peaked at 825 MB, 17 bytes an index with the tables it read. Frisian's passes take more,
+/// up to 44 bytes an index (KKvKK, where most states end in a capture): a first-use build
+/// reserves twice the estimate for that (`src/tables.rs`).
+const COUNTED_BYTES: u64 = 20;
 
 /// Bits a value takes in a file, about: international draughts' 4-piece tables take 1.0 to
 /// 1.6 bytes an index with one digit of values under the counting rules, KKKvKK 1.4.
@@ -123,16 +130,72 @@ fn rule_digits(variant: &Variant, m: &Material) -> u64 {
     }
 }
 
+/// What one material's build is estimated to take, the tables it reads aside.
+struct Estimate {
+    method: Method,
+    indices: u64,
+    file_bytes: u64,
+    working_bytes: u64,
+    seconds: f64,
+}
+
+/// The estimate of `m`'s build, read off its mirror when `mirrored` (`None`: `variant` cannot
+/// have `m`).
+fn estimate(
+    variant: &Variant,
+    mirror: Option<&Mirror>,
+    m: &Material,
+    mirrored: bool,
+) -> Option<Estimate> {
+    let numbering = Numbering::new(variant, m)?;
+    let indices = numbering.size();
+    let digits = rule_digits(variant, m);
+    let file_bytes = 96 + (indices * (VALUE_BITS + RULE_BITS * digits)).div_ceil(8);
+    let method = if mirrored {
+        Method::Mirror
+    } else if graph::needed(variant) {
+        Method::Graph
+    } else {
+        Method::Solved
+    };
+    let mirrors_rules = mirror.is_some_and(|mr| digits == 0 || mr.carries_draws(variant));
+    let (working_bytes, seconds) = match method {
+        // The codes read off (2 bytes an index), the table they make; the counting rules'
+        // values too when the mirror carries them, else their pass.
+        Method::Mirror if mirrors_rules => {
+            (indices * (3 + 3 * digits), indices as f64 / MIRROR_RATE)
+        }
+        Method::Mirror => (
+            indices * (1 + COUNTED_BYTES * digits),
+            indices as f64 / SOLVE_RATE,
+        ),
+        Method::Graph => (
+            graph::working_bytes(variant, &numbering),
+            indices as f64 / GRAPH_RATE,
+        ),
+        Method::Solved => (
+            indices * SOLVE_BYTES.max(1 + COUNTED_BYTES * digits),
+            indices as f64 / SOLVE_RATE,
+        ),
+    };
+    Some(Estimate {
+        method,
+        indices,
+        file_bytes,
+        working_bytes,
+        seconds,
+    })
+}
+
 /// The plan of `variant`'s tables of 2 to `pieces` pieces, in build order
 /// ([`materials_up_to`]).
 pub fn plan(variant: &Variant, pieces: u32) -> Vec<Step> {
     let mirror = Mirror::of(variant);
     let mut steps: Vec<Step> = Vec::new();
     for m in materials_up_to(variant, pieces) {
-        let Some(numbering) = Numbering::new(variant, &m) else {
+        let Some(e) = estimate(variant, mirror.as_ref(), &m, read_off_mirror(variant, &m)) else {
             continue;
         };
-        let indices = numbering.size();
         let needs = needs(variant, &m);
         let wave = needs
             .iter()
@@ -140,37 +203,6 @@ pub fn plan(variant: &Variant, pieces: u32) -> Vec<Step> {
             .max()
             .unwrap_or(0)
             + 1;
-        let digits = rule_digits(variant, &m);
-        let file_bytes = 96 + (indices * (VALUE_BITS + RULE_BITS * digits)).div_ceil(8);
-        let method = if read_off_mirror(variant, &m) {
-            Method::Mirror
-        } else if graph::needed(variant) {
-            Method::Graph
-        } else {
-            Method::Solved
-        };
-        let mirrors_rules = mirror
-            .as_ref()
-            .is_some_and(|mr| digits == 0 || mr.carries_draws(variant));
-        let (working, seconds) = match method {
-            // The codes read off (2 bytes an index), the table they make; the counting rules'
-            // values too when the mirror carries them, else their pass.
-            Method::Mirror if mirrors_rules => {
-                (indices * (3 + 3 * digits), indices as f64 / MIRROR_RATE)
-            }
-            Method::Mirror => (
-                indices * (1 + COUNTED_BYTES * digits),
-                indices as f64 / SOLVE_RATE,
-            ),
-            Method::Graph => (
-                graph::working_bytes(variant, &numbering),
-                indices as f64 / GRAPH_RATE,
-            ),
-            Method::Solved => (
-                indices * SOLVE_BYTES.max(1 + COUNTED_BYTES * digits),
-                indices as f64 / SOLVE_RATE,
-            ),
-        };
         let read: u64 = needs
             .iter()
             .filter_map(|n| steps.iter().find(|s| s.material == *n))
@@ -179,16 +211,51 @@ pub fn plan(variant: &Variant, pieces: u32) -> Vec<Step> {
         steps.push(Step {
             material: m,
             wave,
-            method,
+            method: e.method,
             needs,
-            indices,
-            file_bytes,
-            working_bytes: working,
-            memory_bytes: working + read,
-            seconds,
+            indices: e.indices,
+            file_bytes: e.file_bytes,
+            working_bytes: e.working_bytes,
+            memory_bytes: e.working_bytes + read,
+            seconds: e.seconds,
         });
     }
     steps
+}
+
+/// The estimated memory [`Tables::build`] of `material` takes beyond the tables held now
+/// (`held(m)`: whether the table of `m` is in the set it builds into): at each build, the
+/// tables built before it in this build and its working memory; the largest such sum.
+/// `None` when `variant` cannot have `material`. A first-use build checks it against the
+/// memory it may take (the service's budget) before it starts.
+///
+/// Measured against the peak resident memory of `arbiter serve` building every 4-piece
+/// first-use set from an idle replica (docs/operations.md gives the table): it stays above
+/// the measured growth.
+pub fn build_memory(
+    variant: &Variant,
+    material: &Material,
+    held: &dyn Fn(&Material) -> bool,
+) -> Option<u64> {
+    let mirror = Mirror::of(variant);
+    let all = reachable(variant, material);
+    if !all.contains(material) {
+        return None;
+    }
+    let to_build: Vec<Material> = all.into_iter().filter(|m| !held(m)).collect();
+    let mut built = 0u64;
+    let mut peak = 0u64;
+    for m in &to_build {
+        // [`Tables::build`] reads `m` off its mirror whenever the mirror is held or built
+        // before it; a mirror read takes less than a solve, so the solve's estimate stands
+        // where the mirror comes later in build order.
+        let mm = m.mirrored();
+        let mirrored = read_off_mirror(variant, m) && (held(&mm) || to_build.contains(&mm));
+        let e = estimate(variant, mirror.as_ref(), m, mirrored)?;
+        peak = peak.max(built + e.working_bytes);
+        built += e.file_bytes;
+    }
+    Some(peak.max(built))
 }
 
 #[cfg(test)]
@@ -232,5 +299,33 @@ mod tests {
         // One-way checkers has no colour symmetry: nothing is read off a mirror.
         let v = crate::variant("one-way").unwrap();
         assert!(plan(v, 3).iter().all(|s| s.method != Method::Mirror));
+    }
+
+    #[test]
+    fn a_build_needs_no_memory_for_the_tables_it_holds() {
+        let v = crate::variant("english").unwrap();
+        let m = Material::parse("KMvKM").unwrap();
+        let all = reachable(v, &m);
+        let none = build_memory(v, &m, &|_| false).unwrap();
+        let every = build_memory(v, &m, &|_| true).unwrap();
+        assert_eq!(every, 0);
+        // At least every table it makes, and the working memory of its own solve.
+        let steps = plan(v, 4);
+        let made: u64 = all
+            .iter()
+            .map(|r| steps.iter().find(|s| s.material == *r).unwrap().file_bytes)
+            .sum();
+        let own = steps
+            .iter()
+            .find(|s| s.material == m)
+            .unwrap()
+            .working_bytes;
+        assert!(none >= made && none >= own, "{none} {made} {own}");
+        // Holding the smaller tables leaves less to make.
+        let small = build_memory(v, &m, &|r| r.pieces() < 4).unwrap();
+        assert!(small < none && small >= own, "{small} {none} {own}");
+        // English has no parachutists.
+        let para = Material::parse("PvK").unwrap();
+        assert_eq!(build_memory(v, &para, &|_| false), None);
     }
 }
