@@ -36,8 +36,10 @@ pub const DEFAULT_TABLES_BUILTIN_PIECES: u32 = 4;
 /// served only from prebuilt files.
 pub const DEFAULT_TABLES_BUILTIN_MAX_POSITIONS: u64 = 50_000_000;
 
-/// Default memory bound of the endgame tables computed on first use, in bytes (96 MiB).
-pub const DEFAULT_TABLES_CACHE_BYTES: u64 = 96 * 1024 * 1024;
+/// Default memory budget of the endgame tables computed on first use and of the build
+/// computing them, together, in bytes (640 MiB): the largest 4-piece first-use build
+/// (Canadian KMvKM) fits it alone.
+pub const DEFAULT_TABLES_MEMORY_BYTES: u64 = 640 * 1024 * 1024;
 
 /// Default time a request waits for an endgame table being computed, in seconds.
 pub const DEFAULT_TABLES_BUILD_WAIT_SECS: u64 = 5;
@@ -54,8 +56,11 @@ pub struct TablesConfig {
     /// The most positions a table computed on first use may have: a build holds about 8 bytes
     /// a position while it solves, so this bounds a replica's memory.
     pub builtin_max_positions: u64,
-    /// Memory bound of the tables computed on first use, in bytes.
-    pub cache_bytes: u64,
+    /// Memory budget of the tables computed on first use and the build running, together, in
+    /// bytes: a build starts only when its estimated peak fits beside the tables kept (the
+    /// least recently used variants' are dropped for it), and a material whose build alone
+    /// passes it is not computed.
+    pub memory_bytes: u64,
     /// How long a request waits for a table being computed before it is answered 503
     /// `endgame-building` (the build goes on).
     pub build_wait: Duration,
@@ -67,7 +72,7 @@ impl Default for TablesConfig {
             dir: None,
             builtin_pieces: DEFAULT_TABLES_BUILTIN_PIECES,
             builtin_max_positions: DEFAULT_TABLES_BUILTIN_MAX_POSITIONS,
-            cache_bytes: DEFAULT_TABLES_CACHE_BYTES,
+            memory_bytes: DEFAULT_TABLES_MEMORY_BYTES,
             build_wait: Duration::from_secs(DEFAULT_TABLES_BUILD_WAIT_SECS),
         }
     }
@@ -294,11 +299,14 @@ pub struct ServeArgs {
           default_value_t = DEFAULT_TABLES_BUILTIN_MAX_POSITIONS,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub tables_builtin_max_positions: u64,
-    /// Memory bound of the endgame tables computed on first use, in bytes; past it the tables
-    /// of the variant used least recently are dropped.
-    #[arg(long, env = "ARBITER_TABLES_CACHE_BYTES", default_value_t = DEFAULT_TABLES_CACHE_BYTES,
+    /// Memory budget, in bytes, of the endgame tables computed on first use and the build
+    /// computing them, together: a build starts when its estimated peak fits beside the
+    /// tables kept (the tables of the variants used least recently are dropped for it); a
+    /// material whose build alone would pass it is not computed (served from prebuilt files
+    /// only). A replica's memory limit is this plus the service's own (docs/operations.md).
+    #[arg(long, env = "ARBITER_TABLES_MEMORY_BYTES", default_value_t = DEFAULT_TABLES_MEMORY_BYTES,
           value_parser = clap::value_parser!(u64).range(1024 * 1024..))]
-    pub tables_cache_bytes: u64,
+    pub tables_memory_bytes: u64,
     /// Seconds a request waits for an endgame table being computed before it is answered 503
     /// `endgame-building` with `Retry-After` (the computation goes on).
     #[arg(long, env = "ARBITER_TABLES_BUILD_WAIT", default_value_t = DEFAULT_TABLES_BUILD_WAIT_SECS,
@@ -350,7 +358,7 @@ impl ServeArgs {
                     .map(std::path::PathBuf::from),
                 builtin_pieces: self.tables_builtin_pieces,
                 builtin_max_positions: self.tables_builtin_max_positions,
-                cache_bytes: self.tables_cache_bytes,
+                memory_bytes: self.tables_memory_bytes,
                 build_wait: Duration::from_secs(self.tables_build_wait),
             },
             http: HttpConfig {

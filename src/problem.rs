@@ -482,8 +482,11 @@ impl ApiError {
             format!(
                 "the {variant} position ({material}) is not in the endgame tables of this \
                  replica: positions of up to {} pieces are computed on first use, in tables of \
-                 at most {} positions; {prebuilt}",
-                available.builtin_pieces, available.builtin_max_positions
+                 at most {} positions whose build fits the {} MiB memory budget for tables \
+                 (ARBITER_TABLES_MEMORY_BYTES); {prebuilt}",
+                available.builtin_pieces,
+                available.builtin_max_positions,
+                available.builtin_memory_bytes.div_ceil(1 << 20)
             )
         });
         let mut e = ApiError::new(

@@ -17,10 +17,16 @@
 //!   it leads to) on a thread of its own, one build at a time per replica. A request waits for
 //!   the build up to `ARBITER_TABLES_BUILD_WAIT` seconds and is otherwise answered 503
 //!   `endgame-building` with `Retry-After` while the build goes on; concurrent requests for the
-//!   same table wait for the same build. Built tables are kept under
-//!   `ARBITER_TABLES_CACHE_BYTES`: past it, the built tables of the variant used least recently
-//!   are dropped (the tables of the variant just built are kept even if alone they exceed the
-//!   bound). A build that fails (the table is too large) is not tried again.
+//!   same table wait for the same build. A build that fails is not tried again.
+//! - **One memory budget** (`ARBITER_TABLES_MEMORY_BYTES`) holds the tables built here and the
+//!   build running, together. Before a build starts, its peak is estimated
+//!   ([`tables::build_memory`]: the tables it will build and the working memory of the largest
+//!   step). A material whose build alone, from the prebuilt tables, would pass the budget is
+//!   never built: its positions are outside this replica's tables (404, the problem naming
+//!   the budget), as `/endgame/tables` lists. Otherwise the built tables of the variants used
+//!   least recently are dropped until the build fits beside what stays; tables dropped but
+//!   still read by a request in flight count until it lets them go, and the build waits for
+//!   that. After a build, the built tables stay within the budget the same way.
 //!
 //! Everything here is a cache of values that are a pure function of the rules: a replica
 //! answers the same with or without it, only sooner.
@@ -60,6 +66,10 @@ pub struct Available {
     /// other tables.
     #[schema(example = 50000000)]
     pub builtin_max_positions: u64,
+    /// ... and whose build fits in this many bytes, beside the prebuilt tables: the replica's
+    /// memory budget for the tables it computes and the build computing them.
+    #[schema(example = 671088640)]
+    pub builtin_memory_bytes: u64,
     /// The materials of the tables loaded from files (`ARBITER_TABLES_DIR`), by name: White's
     /// pieces, `v`, Black's; `K` a king, `M` a man, `P` a parachutist, `N` a knight.
     #[schema(example = json!(["KKvK", "KMvK", "KKvKK"]))]
@@ -119,7 +129,7 @@ pub struct StoreStats {
     pub misses: AtomicU64,
     /// Tables computed on this replica.
     pub built: AtomicU64,
-    /// Variants whose built tables were dropped to stay under the cache bound.
+    /// Variants whose built tables were dropped to stay within the memory budget.
     pub evictions: AtomicU64,
 }
 
@@ -149,6 +159,8 @@ struct State {
     clock: u64,
     /// The build running now, if any.
     building: Option<(&'static str, Material)>,
+    /// Built tables dropped from the cache that requests in flight may still hold.
+    draining: Vec<std::sync::Weak<Table>>,
     /// Builds that failed, with why.
     failed: HashMap<(&'static str, Material), String>,
 }
@@ -175,6 +187,9 @@ impl TableStore {
     /// file whose header does not match is skipped with a warning); an unreadable directory
     /// is an error.
     pub fn from_config(cfg: &TablesConfig) -> Result<TableStore, String> {
+        if cfg.builtin_pieces > 0 {
+            allocator::release_large_blocks();
+        }
         let (prebuilt, prebuilt_bytes) = match &cfg.dir {
             Some(dir) => load_dir(dir)?,
             None => (HashMap::new(), 0),
@@ -244,8 +259,38 @@ impl TableStore {
         Available {
             builtin_pieces: self.inner.config.builtin_pieces,
             builtin_max_positions: self.inner.config.builtin_max_positions,
+            builtin_memory_bytes: self.inner.config.memory_bytes,
             prebuilt: prebuilt.iter().map(Material::name).collect(),
         }
+    }
+
+    /// Whether `material` of `variant` is computed on first use here: within the built-in
+    /// number of pieces and positions, and its build, beside the variant's prebuilt tables,
+    /// within the memory budget.
+    pub fn builds(&self, variant: &'static Variant, material: &Material) -> bool {
+        let config = &self.inner.config;
+        // A drop game's materials count the stones in hand: they are bounded by their
+        // positions only (a whole game is a few million), unless built-in tables are off.
+        let pieces = if tables::whole_game(variant) {
+            config.builtin_pieces > 0
+        } else {
+            material.pieces() <= config.builtin_pieces
+        };
+        pieces
+            && tables::build_cost(variant, material)
+                .is_some_and(|n| n <= config.builtin_max_positions)
+            && self
+                .scratch_memory(variant, material)
+                .is_some_and(|bytes| bytes <= config.memory_bytes)
+    }
+
+    /// The memory reserved for building `material` with only the prebuilt tables held.
+    fn scratch_memory(&self, variant: &'static Variant, material: &Material) -> Option<u64> {
+        let prebuilt = self.inner.prebuilt.get(variant.id());
+        tables::build_memory(variant, material, &|m| {
+            prebuilt.is_some_and(|ts| ts.iter().any(|t| t.material() == *m))
+        })
+        .map(reserve)
     }
 
     /// The value of `pos` for the side to move, computing its table (and every table it leads
@@ -295,18 +340,7 @@ impl TableStore {
                 self.inner.stats.hits.fetch_add(1, Ordering::Relaxed);
                 return Some(Ok(Some(value)));
             }
-            let config = &self.inner.config;
-            // A drop game's materials count the stones in hand: they are bounded by their
-            // positions only (a whole game is a few million), unless built-in tables are off.
-            let pieces_bound = if tables::whole_game(variant) {
-                config.builtin_pieces == 0
-            } else {
-                material.pieces() > config.builtin_pieces
-            };
-            if pieces_bound
-                || tables::build_cost(variant, &material)
-                    .is_none_or(|n| n > config.builtin_max_positions)
-            {
+            if !self.builds(variant, &material) {
                 self.inner.stats.misses.fetch_add(1, Ordering::Relaxed);
                 return Some(Ok(None));
             }
@@ -317,8 +351,11 @@ impl TableStore {
                 }));
             }
             let deadline = deadline?;
-            if state.building.is_none() {
-                self.start_build(&mut state, variant, material);
+            // Waiting for memory that requests in flight still hold: look again soon (their
+            // release notifies no one).
+            let mut wake = deadline;
+            if state.building.is_none() && !self.start_build(&mut state, variant, material) {
+                wake = wake.min(Instant::now() + MEMORY_POLL);
             }
             let now = Instant::now();
             if now >= deadline {
@@ -327,7 +364,11 @@ impl TableStore {
                     retry_after: RETRY_AFTER_BUILDING_SECS,
                 }));
             }
-            state = match self.inner.changed.wait_timeout(state, deadline - now) {
+            state = match self
+                .inner
+                .changed
+                .wait_timeout(state, wake.saturating_duration_since(now))
+            {
                 Ok((guard, _)) => guard,
                 Err(poisoned) => poisoned.into_inner().0,
             };
@@ -397,17 +438,53 @@ impl TableStore {
         cached.tables.probe(pos)
     }
 
-    /// Starts building `material` of `variant` on a thread of its own; when it ends, the
-    /// tables are in the cache (or the failure is recorded) and waiting probes are woken.
-    fn start_build(&self, state: &mut State, variant: &'static Variant, material: Material) {
+    /// Starts building `material` of `variant` on a thread of its own, once its estimated
+    /// memory fits the budget beside the tables kept (dropping the built tables of the
+    /// variants used least recently first); when it ends, the tables are in the cache (or the
+    /// failure is recorded) and waiting probes are woken. `false`: not started, because
+    /// tables dropped are still held by requests in flight.
+    fn start_build(
+        &self,
+        state: &mut State,
+        variant: &'static Variant,
+        material: Material,
+    ) -> bool {
         let id = variant.id();
+        let budget = self.inner.config.memory_bytes;
+        let Some(current) = cached(&self.inner, state, variant) else {
+            return true;
+        };
+        let estimate = |tables: &Tables| {
+            tables::build_memory(variant, &material, &|m| tables.get(m).is_some())
+                .map_or(u64::MAX, reserve)
+        };
+        let mut need = estimate(&current.tables);
+        // Room for the build: the other variants' built tables go first, least recently used
+        // first; this variant's own built tables last (the build then makes them again).
+        while kept_bytes(state) + need > budget {
+            if !drop_least_used(&self.inner, state, Some(id)) {
+                if !drop_variant(&self.inner, state, id) {
+                    break;
+                }
+                let Some(current) = cached(&self.inner, state, variant) else {
+                    return true;
+                };
+                need = estimate(&current.tables);
+            }
+        }
+        if kept_bytes(state) + need > budget {
+            // Only tables that requests in flight still read stand in the way (`builds`
+            // checked that the build fits alone): wait for them.
+            tracing::debug!(variant = id, material = %material, need, "table build waits for memory");
+            return false;
+        }
+        let Some(current) = cached(&self.inner, state, variant) else {
+            return true;
+        };
         // The build works on a copy of the variant's tables (the tables are shared, not
         // copied), so that probes go on while it runs.
-        let Some(current) = cached(&self.inner, state, variant) else {
-            return;
-        };
         let Ok(mut tables) = Tables::new(variant) else {
-            return;
+            return true;
         };
         for m in current.tables.materials() {
             if let Some(t) = current.tables.get(&m) {
@@ -426,7 +503,41 @@ impl TableStore {
                 .failed
                 .insert((id, material), "the build could not be started".into());
         }
+        true
     }
+}
+
+/// The memory reserved for a build estimated at `estimate` bytes ([`tables::build_memory`]):
+/// twice the estimate and 16 MiB. Measured as the growth of a process's peak resident memory
+/// over a first-use build from nothing, with the allocator settings of [`allocator`], the
+/// estimate ranges from 0.48 of it (Frisian KKvKK, whose counting-rules pass keeps a list
+/// entry for most states) to 1.2 of it (Russian KMMvM); docs/operations.md gives the table.
+fn reserve(estimate: u64) -> u64 {
+    estimate.saturating_mul(2).saturating_add(16 << 20)
+}
+
+/// The memory a replica reserves to compute `material` of `variant` on first use with no
+/// table held ([`reserve`] of [`tables::build_memory`]); `None` when the variant cannot have
+/// it.
+pub fn first_use_memory(variant: &Variant, material: &Material) -> Option<u64> {
+    tables::build_memory(variant, material, &|_| false).map(reserve)
+}
+
+/// How often a build waiting for memory held by requests in flight looks again.
+const MEMORY_POLL: Duration = Duration::from_millis(50);
+
+/// The memory the tables built here take now: those in the cache, and those dropped from it
+/// that a request in flight still holds.
+fn kept_bytes(state: &mut State) -> u64 {
+    state.draining.retain(|w| w.strong_count() > 0);
+    let cached: usize = state.variants.values().map(|c| c.built_bytes).sum();
+    let draining: usize = state
+        .draining
+        .iter()
+        .filter_map(std::sync::Weak::upgrade)
+        .map(|t| t.bytes())
+        .sum();
+    (cached + draining) as u64
 }
 
 /// [`Tables::probe_game`] with its errors as the store's.
@@ -552,51 +663,108 @@ fn build(inner: Arc<Inner>, mut tables: Tables, variant: &'static Variant, mater
     }
     state.building = None;
     drop(state);
+    // What the build freed and the allocator kept goes back to the system.
+    allocator::trim();
     inner.changed.notify_all();
 }
 
-/// Drops the built tables of the variants used least recently (never `keep`'s) until the
-/// built tables fit the cache bound.
-fn evict(inner: &Inner, state: &mut State, keep: &str) {
-    let bound = inner.config.cache_bytes;
-    loop {
-        let total: usize = state.variants.values().map(|c| c.built_bytes).sum();
-        if total as u64 <= bound {
-            return;
+/// The allocator's side of the memory budget. A build allocates and frees hundreds of MiB in
+/// blocks of every size; glibc's allocator keeps freed blocks below its mapping threshold for
+/// reuse, and raises that threshold (up to 32 MiB) each time a mapped block is freed, so a
+/// replica would keep the memory of builds long done, outside the budget's account. Measured
+/// on English KMvKM's first-use set (25 tables): the process held 32 MiB after the build for
+/// 10 MiB of tables, and peaked at 48 MiB; with blocks of 1 MiB and more always mapped, it
+/// held 11 MiB and peaked at 35 MiB, in the same time.
+mod allocator {
+    /// Blocks of at least this many bytes are mapped from the system and returned on free.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    const MMAP_THRESHOLD: libc::c_int = 1 << 20;
+
+    /// Fixes glibc's mapping threshold at [`MMAP_THRESHOLD`] (which also stops its raising).
+    pub fn release_large_blocks() {
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        {
+            static ONCE: std::sync::Once = std::sync::Once::new();
+            // SAFETY: mallopt sets a parameter of the allocator; the value is in its range.
+            ONCE.call_once(|| unsafe {
+                libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD);
+            });
         }
-        let victim = state
-            .variants
-            .iter()
-            .filter(|(id, c)| **id != keep && c.built_bytes > 0)
-            .min_by_key(|(_, c)| c.last_used)
-            .map(|(id, _)| *id);
-        let Some(victim) = victim else {
+    }
+
+    /// Returns the free memory the allocator holds to the system.
+    pub fn trim() {
+        // SAFETY: malloc_trim only releases free memory of the allocator.
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        unsafe {
+            libc::malloc_trim(0);
+        }
+    }
+}
+
+/// Drops the built tables of the variants used least recently (never `keep`'s) until the
+/// built tables fit the memory budget.
+fn evict(inner: &Inner, state: &mut State, keep: &str) {
+    let bound = inner.config.memory_bytes;
+    while kept_bytes(state) > bound {
+        if !drop_least_used(inner, state, Some(keep)) {
             tracing::warn!(
                 variant = keep,
-                bytes = total,
+                bytes = kept_bytes(state),
                 bound,
-                "the built tables of one variant exceed ARBITER_TABLES_CACHE_BYTES"
+                "the built tables exceed ARBITER_TABLES_MEMORY_BYTES"
             );
             return;
-        };
-        let Some(variant) = arbiter_rules::variant(victim) else {
-            state.variants.remove(victim);
-            continue;
-        };
-        match prebuilt_tables(inner, variant) {
-            Some(tables) => {
-                if let Some(c) = state.variants.get_mut(victim) {
-                    c.tables = tables;
-                    c.built_bytes = 0;
-                }
-            }
-            None => {
-                state.variants.remove(victim);
+        }
+    }
+}
+
+/// Drops the built tables of the variant used least recently that has any (not `except`).
+/// `false`: there is none.
+fn drop_least_used(inner: &Inner, state: &mut State, except: Option<&str>) -> bool {
+    let victim = state
+        .variants
+        .iter()
+        .filter(|(id, c)| Some(**id) != except && c.built_bytes > 0)
+        .min_by_key(|(_, c)| c.last_used)
+        .map(|(id, _)| *id);
+    victim.is_some_and(|id| drop_variant(inner, state, id))
+}
+
+/// Drops the tables built here of variant `id`, keeping its prebuilt ones; the dropped ones
+/// are watched until the requests holding them let them go. `false`: it had none.
+fn drop_variant(inner: &Inner, state: &mut State, id: &str) -> bool {
+    let Some(c) = state.variants.get(id) else {
+        return false;
+    };
+    if c.built_bytes == 0 {
+        return false;
+    }
+    let prebuilt = inner.prebuilt.get(id);
+    let dropped: Vec<std::sync::Weak<Table>> = c
+        .tables
+        .materials()
+        .iter()
+        .filter_map(|m| c.tables.get(m))
+        .filter(|t| prebuilt.is_none_or(|ps| !ps.iter().any(|p| Arc::ptr_eq(p, t))))
+        .map(Arc::downgrade)
+        .collect();
+    let replacement = arbiter_rules::variant(id).and_then(|v| prebuilt_tables(inner, v));
+    match replacement {
+        Some(tables) => {
+            if let Some(c) = state.variants.get_mut(id) {
+                c.tables = tables;
+                c.built_bytes = 0;
             }
         }
-        inner.stats.evictions.fetch_add(1, Ordering::Relaxed);
-        tracing::info!(variant = victim, "endgame tables dropped from the cache");
+        None => {
+            state.variants.remove(id);
+        }
     }
+    state.draining.extend(dropped);
+    inner.stats.evictions.fetch_add(1, Ordering::Relaxed);
+    tracing::info!(variant = id, "endgame tables dropped from the cache");
+    true
 }
 
 /// Maps every `*.arbtb` file of `dir`: the tables by variant id, and the bytes of their values.
@@ -670,8 +838,63 @@ pub fn load_file(path: &Path) -> Result<Table, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::variant_of_file;
+    use super::{first_use_memory, variant_of_file, TableStore, TablesError};
+    use crate::config::TablesConfig;
+    use arbiter_rules::tables::Material;
     use std::path::Path;
+    use std::time::Duration;
+
+    /// A build that needs the memory of tables dropped from the cache waits while a request
+    /// still holds them (a snapshot), and starts once it lets them go.
+    #[test]
+    fn a_build_waits_for_dropped_tables_a_request_holds() {
+        let english = arbiter_rules::variant("english").unwrap();
+        let russian = arbiter_rules::variant("russian").unwrap();
+        let kkvk = Material::parse("KKvK").unwrap();
+        let (e, r) = (
+            first_use_memory(english, &kkvk).unwrap(),
+            first_use_memory(russian, &kkvk).unwrap(),
+        );
+        // The smaller first, so that the larger cannot be built beside its tables.
+        let ((first, first_fen), (second, second_fen)) = if e <= r {
+            ((english, "B:WK14,K18:BK5"), (russian, "W:WKc3,Ke1:BKh8"))
+        } else {
+            ((russian, "W:WKc3,Ke1:BKh8"), (english, "B:WK14,K18:BK5"))
+        };
+        let store = TableStore::from_config(&TablesConfig {
+            memory_bytes: e.max(r),
+            build_wait: Duration::from_secs(60),
+            ..TablesConfig::default()
+        })
+        .unwrap();
+        let first_pos = first.parse_fen(first_fen).unwrap();
+        assert!(store.probe(first, &first_pos).unwrap().is_some());
+        let held = store.snapshot(first).unwrap();
+
+        let second_pos = second.parse_fen(second_fen).unwrap();
+        let quick = TableStore {
+            inner: store.inner.clone(),
+        };
+        // Waits (a short wait: answered "building"), and has not started.
+        let deadline = std::time::Instant::now() + Duration::from_millis(300);
+        let waited = quick.probe_until(second, &second_pos, Some(deadline));
+        assert!(
+            matches!(waited, Some(Err(TablesError::Building { .. }))),
+            "{waited:?}"
+        );
+        assert!(store.lock().building.is_none());
+        assert!(
+            store.lookup(first, &first_pos).is_none(),
+            "the first was dropped"
+        );
+        assert!(
+            held.probe(&first_pos).is_some(),
+            "the request still reads it"
+        );
+
+        drop(held);
+        assert!(store.probe(second, &second_pos).unwrap().is_some());
+    }
 
     #[test]
     fn a_file_is_named_for_its_variant() {

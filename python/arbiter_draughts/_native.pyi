@@ -435,8 +435,9 @@ def diagram(
 class EndgameTables:
     """Endgame tables: prebuilt table files (``*.arbtb``, written by ``arbiter tables
     build``) from a directory, and positions of up to ``builtin_pieces`` pieces computed on
-    first use (a probe waits for the build, without the GIL) and kept in memory up to
-    ``cache_bytes``."""
+    first use (a probe waits for the build, without the GIL); those tables and the build
+    computing them take at most ``memory_bytes`` (the tables used least recently are dropped
+    for a build; a material whose build alone would pass it is not computed)."""
 
     def __new__(
         cls,
@@ -444,7 +445,7 @@ class EndgameTables:
         *,
         builtin_pieces: int = 4,
         builtin_max_positions: int = 50_000_000,
-        cache_bytes: int = 100_663_296,
+        memory_bytes: int = 671_088_640,
     ) -> EndgameTables:
         """``OSError`` when the directory cannot be read; a file whose header does not match
         its name is skipped."""
@@ -452,8 +453,8 @@ class EndgameTables:
         """The value of a position under best play and under the counting rules, and its
         moves'; ``counts`` as ``endgame`` takes them."""
     def available(self, variant: _VariantName) -> dict:
-        """What tables exist for a variant: ``builtin_pieces``, ``builtin_max_positions``
-        and the materials of the prebuilt ones (``prebuilt``)."""
+        """What tables exist for a variant: ``builtin_pieces``, ``builtin_max_positions``,
+        ``builtin_memory_bytes`` and the materials of the prebuilt ones (``prebuilt``)."""
     @property
     def prebuilt_count(self) -> int:
         """Tables loaded from files, over every variant."""

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use arbiter::config::{
     TablesConfig, DEFAULT_TABLES_BUILTIN_MAX_POSITIONS, DEFAULT_TABLES_BUILTIN_PIECES,
-    DEFAULT_TABLES_CACHE_BYTES,
+    DEFAULT_TABLES_MEMORY_BYTES,
 };
 use arbiter::ops;
 use arbiter::tables::TableStore;
@@ -57,7 +57,7 @@ pub fn store_for<'a>(tables: Option<&'a Bound<'_, EndgameTables>>) -> &'a TableS
 
 /// Endgame tables: the tables of a directory of prebuilt files (`*.arbtb`, written by
 /// `arbiter tables build`), and positions of up to `builtin_pieces` pieces computed on first
-/// use and kept in memory up to `cache_bytes`.
+/// use, which with the build computing them take at most `memory_bytes`.
 #[pyclass(frozen, module = "arbiter_draughts")]
 pub struct EndgameTables {
     store: TableStore,
@@ -69,18 +69,18 @@ impl EndgameTables {
     /// that cannot be read raises `OSError`; a file in it whose header does not match its
     /// name is skipped.
     #[new]
-    #[pyo3(signature = (directory=None, *, builtin_pieces=DEFAULT_TABLES_BUILTIN_PIECES, builtin_max_positions=DEFAULT_TABLES_BUILTIN_MAX_POSITIONS, cache_bytes=DEFAULT_TABLES_CACHE_BYTES), text_signature = "(directory=None, *, builtin_pieces=4, builtin_max_positions=50000000, cache_bytes=100663296)")]
+    #[pyo3(signature = (directory=None, *, builtin_pieces=DEFAULT_TABLES_BUILTIN_PIECES, builtin_max_positions=DEFAULT_TABLES_BUILTIN_MAX_POSITIONS, memory_bytes=DEFAULT_TABLES_MEMORY_BYTES), text_signature = "(directory=None, *, builtin_pieces=4, builtin_max_positions=50000000, memory_bytes=671088640)")]
     fn new(
         directory: Option<PathBuf>,
         builtin_pieces: u32,
         builtin_max_positions: u64,
-        cache_bytes: u64,
+        memory_bytes: u64,
     ) -> PyResult<Self> {
         let store = store(TablesConfig {
             dir: directory,
             builtin_pieces,
             builtin_max_positions,
-            cache_bytes,
+            memory_bytes,
             build_wait: BUILD_WAIT,
         })
         .map_err(PyOSError::new_err)?;
@@ -100,8 +100,8 @@ impl EndgameTables {
         evaluate(py, variant.find(py)?, fen, counts, Some(slf))
     }
 
-    /// What tables exist for a variant: `builtin_pieces`, `builtin_max_positions`, and the
-    /// materials of the prebuilt ones (`prebuilt`), as a dict.
+    /// What tables exist for a variant: `builtin_pieces`, `builtin_max_positions`,
+    /// `builtin_memory_bytes`, and the materials of the prebuilt ones (`prebuilt`), as a dict.
     fn available<'py>(
         &self,
         py: Python<'py>,

@@ -352,7 +352,7 @@ impl TablesMetrics {
             ),
             counter(
                 "arbiter_endgame_evictions_total",
-                "Times a variant's built endgame tables were dropped to stay under ARBITER_TABLES_CACHE_BYTES.",
+                "Times a variant's built endgame tables were dropped to stay within ARBITER_TABLES_MEMORY_BYTES.",
                 s.evictions.load(Relaxed),
             ),
         ]

@@ -482,7 +482,7 @@ pub fn evaluate(
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
     "variant": "english", "supported": true, "reason": null, "builtin_pieces": 4,
-    "builtin_max_positions": 50000000,
+    "builtin_max_positions": 50000000, "builtin_memory_bytes": 671088640,
     "builtin": ["KvK", "KvM", "MvK", "MvM", "KKvK"],
     "prebuilt": []
 }))]
@@ -503,6 +503,10 @@ pub struct EndgameTables {
     /// ... when their table has at most this many positions.
     #[schema(example = 50000000)]
     pub builtin_max_positions: u64,
+    /// ... and their build fits in this many bytes: the replica's memory budget for the
+    /// tables it computes and the build computing them, together.
+    #[schema(example = 671088640)]
+    pub builtin_memory_bytes: u64,
     /// The materials computed on first use, by name (White's pieces, `v`, Black's; `K` a
     /// king, `M` a man, `P` a parachutist), smallest first.
     pub builtin: Vec<String>,
@@ -519,7 +523,7 @@ pub fn tables_info(store: &TableStore, v: &'static Variant) -> EndgameTables {
         Err(TablesError::Unsupported { reason, .. }) => (false, Some(reason.to_string())),
         Err(e) => (false, Some(e.to_string())),
     };
-    // As the store decides (`TableStore::probe`): a drop game's materials, which count the
+    // As the store decides (`TableStore::builds`): a drop game's materials, which count the
     // stones in hand, are bounded by their build cost only, unless built-in tables are off.
     let pieces = if !arbiter_rules::tables::whole_game(v) {
         available.builtin_pieces
@@ -531,10 +535,7 @@ pub fn tables_info(store: &TableStore, v: &'static Variant) -> EndgameTables {
     let builtin = if supported {
         arbiter_rules::tables::materials_up_to(v, pieces)
             .into_iter()
-            .filter(|m| {
-                arbiter_rules::tables::build_cost(v, m)
-                    .is_some_and(|n| n <= available.builtin_max_positions)
-            })
+            .filter(|m| store.builds(v, m))
             .map(|m| m.name())
             .collect()
     } else {
@@ -546,6 +547,7 @@ pub fn tables_info(store: &TableStore, v: &'static Variant) -> EndgameTables {
         reason,
         builtin_pieces: available.builtin_pieces,
         builtin_max_positions: available.builtin_max_positions,
+        builtin_memory_bytes: available.builtin_memory_bytes,
         builtin,
         prebuilt: available.prebuilt,
     }

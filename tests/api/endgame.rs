@@ -744,15 +744,29 @@ async fn a_missing_tables_directory_stops_the_server() {
     assert!(err.to_string().contains("tables directory"), "{err}");
 }
 
+/// The memory a replica reserves for a first-use build of `material` from nothing.
+fn scratch(variant: &str, material: &str) -> u64 {
+    let v = arbiter_rules::variant(variant).unwrap();
+    let m = arbiter_rules::tables::Material::parse(material).unwrap();
+    arbiter::tables::first_use_memory(v, &m).unwrap()
+}
+
 #[tokio::test]
 async fn the_cache_drops_the_variant_used_least_recently() {
-    // A bound smaller than any table: each build drops the other variant's tables.
+    // A budget that holds either variant's build, not one variant's tables beside the other's
+    // build: the second build drops the first variant's tables.
+    let (english, russian) = (scratch("english", "KKvK"), scratch("russian", "KKvK"));
     let app = app_with_tables(TablesConfig {
-        cache_bytes: 1,
+        memory_bytes: english.max(russian),
         ..TablesConfig::default()
     })
     .await;
-    ok_json(endgame(&app, "english", KKVK_BLACK).await).await;
+    let (first, first_fen, second, second_fen) = if english <= russian {
+        ("english", KKVK_BLACK, "russian", "W:WKc3,Ke1:BKh8")
+    } else {
+        ("russian", "W:WKc3,Ke1:BKh8", "english", KKVK_BLACK)
+    };
+    let answer = ok_json(endgame(&app, first, first_fen).await).await;
     let metric = |text: &str, name: &str| -> u64 {
         text.lines()
             .find_map(|l| l.strip_prefix(name)?.trim().parse().ok())
@@ -762,13 +776,49 @@ async fn the_cache_drops_the_variant_used_least_recently() {
     assert_eq!(metric(&metrics, "arbiter_endgame_evictions_total"), 0);
     let built = metric(&metrics, "arbiter_endgame_tables{source=\"built\"}");
     assert!(built > 0, "{metrics}");
-    ok_json(endgame(&app, "russian", "W:WKc3,Ke1:BKh8").await).await;
+    ok_json(endgame(&app, second, second_fen).await).await;
     let metrics = app.get("/metrics").await.text().await.unwrap();
     assert_eq!(metric(&metrics, "arbiter_endgame_evictions_total"), 1);
-    // English is computed again when asked for again, and answers the same.
-    let again = ok_json(endgame(&app, "english", KKVK_BLACK).await).await;
-    assert_eq!(again["category"], "loss");
+    // The first is computed again when asked for again, and answers the same.
+    let again = ok_json(endgame(&app, first, first_fen).await).await;
+    assert_eq!(again["category"], answer["category"]);
     let metrics = app.get("/metrics").await.text().await.unwrap();
-    assert_eq!(metric(&metrics, "arbiter_endgame_evictions_total"), 2);
+    assert!(metric(&metrics, "arbiter_endgame_evictions_total") >= 1);
     assert!(metric(&metrics, "arbiter_endgame_tables_built_total") > built);
+}
+
+/// A material whose first-use build alone would pass the memory budget is never built: its
+/// positions are outside this replica's tables, the problem names the budget, and the tables
+/// list leaves it out; smaller materials of the same variant are still computed.
+#[tokio::test]
+async fn a_build_past_the_memory_budget_is_refused() {
+    let budget = scratch("english", "KKvK");
+    assert!(scratch("english", "KMvKM") > budget);
+    let app = app_with_tables(TablesConfig {
+        memory_bytes: budget,
+        ..TablesConfig::default()
+    })
+    .await;
+    let body = problem(
+        endgame(&app, "english", "W:W19,K30:BK3,10").await,
+        404,
+        "endgame-not-in-tables",
+    )
+    .await;
+    assert_eq!(body["material"], "KMvKM", "{body}");
+    assert_eq!(body["tables"]["builtin_memory_bytes"], budget, "{body}");
+    let detail = body["detail"].as_str().unwrap();
+    assert!(detail.contains("MiB"), "{detail}");
+    let list = ok_json(app.get("/v1/variants/english/endgame/tables").await).await;
+    let builtin: Vec<&str> = list["builtin"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(
+        builtin.contains(&"KKvK") && !builtin.contains(&"KMvKM"),
+        "{list}"
+    );
+    ok_json(endgame(&app, "english", KKVK_BLACK).await).await;
 }
