@@ -619,8 +619,8 @@ pub fn kubernetes(variant: &Variant, pieces: u32, steps: &[Step], parallelism: u
             n = of.len(),
             mem = mebibytes(memory),
             // Twice the estimate: a build whose counting rules' pass lists most of its states
-            // takes more than the plan's bytes an index (international KKKKKvK, built alone:
-            // 7.0 GiB at its peak against 4.2 GiB estimated), as a first-use build's
+            // takes more than the plan's bytes an index (international KKKKKvM, built alone:
+            // 7.6 GiB at its peak against 4.2 GiB estimated), as a first-use build's
             // reservation allows for (`src/tables.rs`).
             limit = mebibytes(2 * memory),
             secs = seconds.ceil(),
