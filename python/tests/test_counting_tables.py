@@ -4,6 +4,7 @@ the GIL and stop on a signal."""
 from __future__ import annotations
 
 import _thread
+import signal
 import subprocess
 import threading
 import time
@@ -81,6 +82,16 @@ def test_perft_releases_the_gil() -> None:
 
 
 def test_a_signal_stops_a_long_count() -> None:
+    # Python's Ctrl-C handler, also where the suite was started with SIGINT ignored (a shell's
+    # background job), in which case interrupt_main would do nothing.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        _interrupted_counts()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _interrupted_counts() -> None:
     timer = threading.Timer(0.3, _thread.interrupt_main)
     timer.start()
     try:
