@@ -11,8 +11,7 @@
 #![cfg(target_os = "linux")]
 
 use std::collections::HashMap;
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use arbiter_rules::tables::{self, Material};
@@ -69,78 +68,33 @@ fn manifest() -> (HashMap<String, String>, u64) {
     (env, mib << 20)
 }
 
-/// A replica under the memory limit, on a free port.
-struct Replica {
-    child: Child,
-    base: String,
-}
+#[path = "support/replica.rs"]
+mod replica;
+use replica::Replica;
 
-impl Replica {
-    fn start(env: &HashMap<String, String>, limit: u64) -> Replica {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let mut cmd = Command::new("prlimit");
-        cmd.arg(format!("--data={limit}:{limit}"))
-            .arg("--")
-            .arg(arbiter())
-            .arg("serve");
-        for key in [
-            "ARBITER_MAX_JOBS",
-            "ARBITER_WORKERS",
-            "ARBITER_TABLES_BUILTIN_PIECES",
-            "ARBITER_TABLES_MEMORY_BYTES",
-            "ARBITER_TABLES_BUILD_WAIT",
-        ] {
-            let value = env
-                .get(key)
-                .unwrap_or_else(|| panic!("{key} in the manifest"));
-            cmd.env(key, value);
-        }
-        let child = cmd
-            .env("ARBITER_ADDR", format!("127.0.0.1:{port}"))
-            .env("ARBITER_TABLES_DIR", "")
-            .env_remove("ARBITER_ADMIN_ADDR")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start prlimit (util-linux) with arbiter serve");
-        let replica = Replica {
-            child,
-            base: format!("http://127.0.0.1:{port}"),
-        };
-        let started = Instant::now();
-        while !reqwest::blocking::get(format!("{}/readyz", replica.base))
-            .is_ok_and(|r| r.status().is_success())
-        {
-            assert!(
-                started.elapsed() < Duration::from_secs(60),
-                "the replica is not ready after a minute"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        replica
+/// A replica with the manifest's settings `env`, under the memory limit `limit`.
+fn start(env: &HashMap<String, String>, limit: u64) -> Replica {
+    let mut cmd = Command::new("prlimit");
+    cmd.arg(format!("--data={limit}:{limit}"))
+        .arg("--")
+        .arg(arbiter())
+        .arg("serve");
+    for key in [
+        "ARBITER_MAX_JOBS",
+        "ARBITER_WORKERS",
+        "ARBITER_TABLES_BUILTIN_PIECES",
+        "ARBITER_TABLES_MEMORY_BYTES",
+        "ARBITER_TABLES_BUILD_WAIT",
+    ] {
+        let value = env
+            .get(key)
+            .unwrap_or_else(|| panic!("{key} in the manifest"));
+        cmd.env(key, value);
     }
-
-    /// A field of its `/proc` status, in bytes.
-    fn status(&self, key: &str) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .expect("the replica is alive");
-        let kib: u64 = status
-            .lines()
-            .find_map(|l| l.strip_prefix(key))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .unwrap_or_else(|| panic!("{key} in /proc status"));
-        kib * 1024
-    }
-}
-
-impl Drop for Replica {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+    cmd.env("ARBITER_TABLES_DIR", "")
+        .env_remove("ARBITER_ADMIN_ADDR");
+    // prlimit (util-linux) execs arbiter: the replica's process is the child.
+    Replica::start(cmd)
 }
 
 /// A legal position of `variant` with material `m`, White to move: men on their side's
@@ -235,7 +189,7 @@ fn first_use_builds_stay_within_the_replicas_memory_limit() {
         budget < limit,
         "the budget ({budget}) leaves the service room under {limit}"
     );
-    let replica = Replica::start(&env, limit);
+    let replica = start(&env, limit);
     let client = reqwest::blocking::Client::new();
 
     // Per variant: two men and two kings, and the largest 4-piece table the replica lists

@@ -5,10 +5,8 @@
 
 #![cfg(target_os = "linux")]
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use serde_json::Value;
 
@@ -26,65 +24,18 @@ fn arbiter() -> Command {
     Command::new(env!("CARGO_BIN_EXE_arbiter"))
 }
 
-/// A replica on a free port, with `tables` as `ARBITER_TABLES_DIR` (empty: none).
-struct Replica {
-    child: Child,
-    base: String,
-}
+#[path = "support/replica.rs"]
+mod replica;
+use replica::Replica;
 
-impl Replica {
-    fn start(tables: &str) -> Replica {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let child = arbiter()
-            .arg("serve")
-            .env("ARBITER_ADDR", format!("127.0.0.1:{port}"))
-            .env("ARBITER_WORKERS", "2")
-            .env("ARBITER_TABLES_DIR", tables)
-            .env("ARBITER_TABLES_BUILTIN_PIECES", "0")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start arbiter serve");
-        let replica = Replica {
-            child,
-            base: format!("http://127.0.0.1:{port}"),
-        };
-        let started = Instant::now();
-        loop {
-            let ready = reqwest::blocking::get(format!("{}/readyz", replica.base))
-                .is_ok_and(|r| r.status().is_success());
-            if ready {
-                return replica;
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(60),
-                "the replica is not ready after a minute"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    /// Its anonymous resident memory, in bytes.
-    fn rss_anon(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .expect("read the replica's /proc status");
-        let kib: u64 = status
-            .lines()
-            .find_map(|l| l.strip_prefix("RssAnon:"))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .expect("RssAnon in /proc status");
-        kib * 1024
-    }
-}
-
-impl Drop for Replica {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A replica with `tables` as `ARBITER_TABLES_DIR` (empty: none), computing no table itself.
+fn start(tables: &str) -> Replica {
+    let mut cmd = arbiter();
+    cmd.arg("serve")
+        .env("ARBITER_WORKERS", "2")
+        .env("ARBITER_TABLES_DIR", tables)
+        .env("ARBITER_TABLES_BUILTIN_PIECES", "0");
+    Replica::start(cmd)
 }
 
 /// The set's files, built once into a directory of their own; with their total size.
@@ -166,7 +117,7 @@ fn a_replica_serving_files_keeps_its_own_memory_small() {
         "the set ({total} bytes) is large enough for the check to mean something"
     );
 
-    let bare = Replica::start("");
+    let bare = start("");
     let mut client = reqwest::blocking::Client::new();
     // The replica without tables, after answering the same kind of request.
     let probe = |client: &mut reqwest::blocking::Client, base: &str, fen: &str| {
@@ -179,11 +130,11 @@ fn a_replica_serving_files_keeps_its_own_memory_small() {
     for _ in 0..50 {
         let _ = probe(&mut client, &bare.base, "W:WK12,K30:BK40,19").bytes();
     }
-    let without = bare.rss_anon();
+    let without = bare.status("RssAnon:");
     drop(bare);
 
-    let replica = Replica::start(dir.to_str().unwrap());
-    let at_ready = replica.rss_anon();
+    let replica = start(dir.to_str().unwrap());
+    let at_ready = replica.status("RssAnon:");
     let mut seed: u32 = 0x2545_f491;
     let mut next = move || {
         seed ^= seed << 13;
@@ -219,7 +170,7 @@ fn a_replica_serving_files_keeps_its_own_memory_small() {
         answered * 2 > sent,
         "most positions answered from the files ({answered} of {sent})"
     );
-    let after = replica.rss_anon();
+    let after = replica.status("RssAnon:");
     eprintln!(
         "files {total} bytes; RssAnon without tables {without}, with them at readiness \
          {at_ready}, after {sent} probes {after}"
